@@ -1,0 +1,69 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Imagery",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Imagery", targets: ["Imagery"]),
+        .library(name: "ImageryCodecs", targets: ["ImageryCodecs"]),
+        .executable(name: "imagery", targets: ["ImageryCLI"]),
+    ],
+    traits: [
+        .trait(
+            name: "WebP",
+            description: "WebP decoding and encoding through the system libwebp (apt-get install libwebp-dev)."
+        ),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Platform-neutral pixel types, resampling, orientation and colour: pure Swift, no C.
+        .target(name: "Imagery", swiftSettings: strictSettings),
+
+        // The only code that touches libjpeg/libpng: it owns every setjmp so that
+        // a longjmp never crosses a Swift frame.
+        .target(
+            name: "CImageryCodecs",
+            cSettings: [.unsafeFlags(["-O3"])],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        .target(
+            name: "ImageryCodecs",
+            dependencies: [
+                "Imagery",
+                "CImageryCodecs",
+                .target(name: "CWebP", condition: .when(traits: ["WebP"])),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ImageryCLI",
+            dependencies: [
+                "Imagery",
+                "ImageryCodecs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "ImageryTests", dependencies: ["Imagery"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ImageryCodecsTests",
+            dependencies: ["Imagery", "ImageryCodecs"],
+            resources: [.copy("Resources")],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

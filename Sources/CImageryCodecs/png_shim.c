@@ -1,0 +1,199 @@
+#include "CImageryCodecs.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <png.h>
+
+struct ImgPngDecoder {
+    png_structp png;
+    png_infop info;
+    jmp_buf jump;
+    const uint8_t *data;
+    size_t length;
+    size_t offset;
+    int hit_end;
+    int warnings;
+    int started;
+    uint32_t next_row;
+    uint32_t height;
+    char message[256];
+};
+
+static void on_png_error(png_structp png, png_const_charp text) {
+    ImgPngDecoder *decoder = (ImgPngDecoder *)png_get_error_ptr(png);
+    snprintf(decoder->message, sizeof decoder->message, "%s", text);
+    longjmp(decoder->jump, 1);
+}
+
+static void on_png_warning(png_structp png, png_const_charp text) {
+    ImgPngDecoder *decoder = (ImgPngDecoder *)png_get_error_ptr(png);
+    decoder->warnings += 1;
+    (void)text;
+}
+
+static void on_png_read(png_structp png, png_bytep out, size_t count) {
+    ImgPngDecoder *decoder = (ImgPngDecoder *)png_get_io_ptr(png);
+    if (count > decoder->length - decoder->offset) {
+        decoder->hit_end = 1;
+        png_error(png, "data ends before the image does");
+    }
+    memcpy(out, decoder->data + decoder->offset, count);
+    decoder->offset += count;
+}
+
+static ImgStatus failure(ImgPngDecoder *decoder) {
+    return decoder->hit_end ? IMG_ERR_TRUNCATED : IMG_ERR_CORRUPT;
+}
+
+ImgPngDecoder *img_png_decoder_create(const uint8_t *data, size_t length) {
+    ImgPngDecoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) return NULL;
+    decoder->data = data;
+    decoder->length = length;
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder, on_png_error, on_png_warning);
+    if (!decoder->png) { free(decoder); return NULL; }
+    decoder->info = png_create_info_struct(decoder->png);
+    if (!decoder->info) {
+        png_destroy_read_struct(&decoder->png, NULL, NULL);
+        free(decoder);
+        return NULL;
+    }
+    png_set_read_fn(decoder->png, decoder, on_png_read);
+    // Ancillary chunks (text, ICC) are bounded; the image size is checked by the caller.
+    png_set_chunk_malloc_max(decoder->png, 16u << 20);
+    png_set_user_limits(decoder->png, 1u << 20, 1u << 20);
+    return decoder;
+}
+
+void img_png_decoder_destroy(ImgPngDecoder *decoder) {
+    if (!decoder) return;
+    png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
+    free(decoder);
+}
+
+ImgStatus img_png_read_info(ImgPngDecoder *decoder, ImgPngInfo *info) {
+    if (!decoder || !info) return IMG_ERR_USAGE;
+    png_structp png = decoder->png;
+    png_infop pinfo = decoder->info;
+    if (setjmp(decoder->jump)) return failure(decoder);
+    png_read_info(png, pinfo);
+    memset(info, 0, sizeof *info);
+    info->width = png_get_image_width(png, pinfo);
+    info->height = png_get_image_height(png, pinfo);
+    info->bit_depth = png_get_bit_depth(png, pinfo);
+    info->color_type = png_get_color_type(png, pinfo);
+    info->interlaced = png_get_interlace_type(png, pinfo) != PNG_INTERLACE_NONE;
+    info->has_alpha = (info->color_type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, pinfo, PNG_INFO_tRNS);
+#ifdef PNG_eXIf_SUPPORTED
+    png_bytep exif = NULL;
+    png_uint_32 exif_length = 0;
+    if (png_get_eXIf_1(png, pinfo, &exif_length, &exif) && exif) {
+        info->exif = exif;
+        info->exif_length = exif_length;
+    }
+#endif
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 profile_length = 0;
+    if (png_get_iCCP(png, pinfo, &name, &compression, &profile, &profile_length) && profile) {
+        info->icc = profile;
+        info->icc_length = profile_length;
+    }
+    decoder->height = info->height;
+    return IMG_OK;
+}
+
+ImgStatus img_png_start(ImgPngDecoder *decoder) {
+    if (!decoder || decoder->started) return IMG_ERR_USAGE;
+    png_structp png = decoder->png;
+    png_infop pinfo = decoder->info;
+    if (setjmp(decoder->jump)) return failure(decoder);
+    int color_type = png_get_color_type(png, pinfo);
+    int bit_depth = png_get_bit_depth(png, pinfo);
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, pinfo, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    if (bit_depth == 16) png_set_scale_16(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, pinfo, PNG_INFO_tRNS)) {
+        png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+    }
+    png_set_interlace_handling(png);
+    png_read_update_info(png, pinfo);
+    if (png_get_rowbytes(png, pinfo) != (size_t)png_get_image_width(png, pinfo) * 4) {
+        snprintf(decoder->message, sizeof decoder->message, "unexpected row size after conversion to RGBA");
+        return IMG_ERR_CORRUPT;
+    }
+    decoder->started = 1;
+    return IMG_OK;
+}
+
+ImgStatus img_png_read_rows(ImgPngDecoder *decoder, uint8_t *buffer, size_t stride, uint32_t rows) {
+    if (!decoder || !decoder->started || !buffer) return IMG_ERR_USAGE;
+    if (rows > decoder->height - decoder->next_row) return IMG_ERR_USAGE;
+    png_structp png = decoder->png;
+    if (setjmp(decoder->jump)) return failure(decoder);
+    for (uint32_t i = 0; i < rows; i++) {
+        png_read_row(png, buffer + (size_t)i * stride, NULL);
+        decoder->next_row += 1;
+    }
+    return IMG_OK;
+}
+
+ImgStatus img_png_read_image(ImgPngDecoder *decoder, uint8_t *buffer, size_t stride) {
+    if (!decoder || !decoder->started || !buffer || decoder->next_row != 0) return IMG_ERR_USAGE;
+    png_structp png = decoder->png;
+    png_bytep *rows = malloc(sizeof(png_bytep) * (decoder->height ? decoder->height : 1));
+    if (!rows) return IMG_ERR_OUT_OF_MEMORY;
+    for (uint32_t y = 0; y < decoder->height; y++) rows[y] = buffer + (size_t)y * stride;
+    // `rows` is heap memory whose pointer is not modified after setjmp, so it is safe to free after a jump.
+    if (setjmp(decoder->jump)) { free(rows); return failure(decoder); }
+    png_read_image(png, rows);
+    free(rows);
+    decoder->next_row = decoder->height;
+    return IMG_OK;
+}
+
+ImgStatus img_png_finish(ImgPngDecoder *decoder) {
+    if (!decoder || !decoder->started) return IMG_ERR_USAGE;
+    if (decoder->next_row != decoder->height) return IMG_ERR_USAGE;
+    png_structp png = decoder->png;
+    if (setjmp(decoder->jump)) return failure(decoder);
+    png_read_end(png, NULL);
+    return IMG_OK;
+}
+
+const char *img_png_message(const ImgPngDecoder *decoder) { return decoder ? decoder->message : ""; }
+int img_png_warning_count(const ImgPngDecoder *decoder) { return decoder ? decoder->warnings : 0; }
+
+ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
+                         uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
+    if (!pixels || !width || !height || !out || !out_length || (channels != 3 && channels != 4)) return IMG_ERR_USAGE;
+    if (stride % (size_t)channels != 0) return IMG_ERR_USAGE;
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    image.width = width;
+    image.height = height;
+    image.format = PNG_FORMAT_FLAG_COLOR | (channels == 4 ? PNG_FORMAT_FLAG_ALPHA : 0);
+    // The simplified API counts the stride in components, which for 8-bit data are bytes.
+    png_int_32 row_stride = (png_int_32)stride;
+    // Deflate's worst case grows data by well under 1%; the simplified API reports if it was not enough.
+    size_t capacity = (size_t)height * ((size_t)width * (size_t)channels + 1);
+    capacity += capacity / 64 + 4096;
+    uint8_t *buffer = malloc(capacity);
+    if (!buffer) return IMG_ERR_OUT_OF_MEMORY;
+    png_alloc_size_t size = capacity;
+    if (!png_image_write_to_memory(&image, buffer, &size, 0, pixels, row_stride, NULL)) {
+        if (message && message_capacity) snprintf(message, message_capacity, "%s", image.message);
+        png_image_free(&image);
+        free(buffer);
+        return IMG_ERR_CORRUPT;
+    }
+    *out = buffer;
+    *out_length = size;
+    return IMG_OK;
+}

@@ -1,0 +1,65 @@
+/// How a decoder treats its input: limits, damage policy and size hints.
+///
+/// ```swift
+/// var options = DecodingOptions()
+/// options.draft = .fit(width: 256, height: 256)   // decode small when the codec can
+/// options.maximumPixelCount = 50_000_000
+/// let bitmap = try ImageDecoder().decode(data, options: options)
+/// ```
+public struct DecodingOptions: Sendable, Hashable {
+    /// The largest image, in pixels, a decoder accepts. Checked against the header before
+    /// any pixel memory is allocated. Default: 100 megapixels.
+    public var maximumPixelCount: Int = 100_000_000
+
+    /// What to do with truncated or damaged data. Default: ``DecodingPolicy/strict``.
+    public var policy: DecodingPolicy = .strict
+
+    /// The size the caller will resize to, so the decoder may decode smaller (JPEG DCT scaling,
+    /// box reduction while rows stream in). The result is still large enough to produce
+    /// `draft` without upscaling, and its ``ImageMetadata/decodeScale`` records the reduction.
+    /// Default: `nil`, a full-size decode.
+    public var draft: Resize?
+
+    /// Whether to apply the EXIF orientation to the pixels. Default: `true`.
+    public var appliesOrientation: Bool = true
+
+    /// Whether to convert pixels with an embedded RGB matrix/TRC ICC profile to sRGB. Default: `true`.
+    public var convertsToSRGB: Bool = true
+
+    /// The most scans a progressive JPEG may have; more is treated as hostile. Default: 1,000
+    /// (ordinary files have about 10).
+    public var maximumProgressiveScans: Int = 1000
+
+    public init() {}
+}
+
+/// What a decoder does when data is truncated or damaged.
+public enum DecodingPolicy: Sendable, Hashable {
+    /// Throw ``ImageError/truncated(_:detail:)`` or ``ImageError/corrupt(_:detail:)``:
+    /// a half image is never returned. The default.
+    case strict
+    /// Return what could be decoded (libjpeg fills missing data with grey), with the damage
+    /// listed in ``ImageMetadata/warnings``. Data too damaged to yield anything still throws.
+    case lenient
+}
+
+/// Decodes image bytes into a ``Bitmap``: the pluggable decoding stage.
+///
+/// ```swift
+/// struct MyDecoder: ImageDecoding {
+///     func decode(_ data: Data, options: DecodingOptions) throws(ImageError) -> Bitmap { ... }
+/// }
+/// ```
+public protocol ImageDecoding: Sendable {
+    /// Decodes `data`, honouring `options`. The result is in sRGB, with orientation applied
+    /// unless `options.appliesOrientation` is `false`.
+    func decode(_ data: [UInt8], options: DecodingOptions) throws(ImageError) -> Bitmap
+}
+
+/// Encodes a ``Bitmap`` into bytes: the pluggable encoding stage.
+public protocol ImageEncoding: Sendable {
+    /// The format this encoder writes.
+    var format: ImageFormat { get }
+    /// Encodes `bitmap` (which should be upright: call ``Bitmap/oriented()`` first).
+    func encode(_ bitmap: Bitmap) throws(ImageError) -> [UInt8]
+}

@@ -1,0 +1,76 @@
+/// An image container format, recognised from its leading bytes, never from a file name.
+///
+/// ```swift
+/// switch ImageFormat(sniffing: data) {
+/// case .jpeg?: print("a JPEG")
+/// case let other?: print("\(other) is recognised")
+/// case nil: print("not an image")
+/// }
+/// ```
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case jpeg
+    case png
+    case gif
+    case webp
+    case heic
+    case avif
+    case tiff
+    case bmp
+
+    /// Recognises the format from the first bytes of `bytes`, or returns `nil`.
+    public init?(sniffing bytes: some Collection<UInt8>) {
+        let head = Array(bytes.prefix(32))
+        func matches(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + signature.count && Array(head[offset..<offset + signature.count]) == signature
+        }
+        if matches([0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+        } else if matches(Array("GIF87a".utf8)) || matches(Array("GIF89a".utf8)) {
+            self = .gif
+        } else if matches(Array("RIFF".utf8)) && matches(Array("WEBP".utf8), at: 8) {
+            self = .webp
+        } else if matches([0x49, 0x49, 0x2A, 0x00]) || matches([0x4D, 0x4D, 0x00, 0x2A]) {
+            self = .tiff
+        } else if matches(Array("BM".utf8)) && head.count >= 14 {
+            self = .bmp
+        } else if matches(Array("ftyp".utf8), at: 4), let format = Self.isoBrand(head) {
+            self = format
+        } else {
+            return nil
+        }
+    }
+
+    /// HEIF-family files are ISO boxes: the `ftyp` box names a major brand and compatible brands.
+    private static func isoBrand(_ head: [UInt8]) -> ImageFormat? {
+        let brands = stride(from: 8, to: head.count - 3, by: 4).map { String(decoding: head[$0..<$0 + 4], as: UTF8.self) }
+        if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
+        if brands.contains(where: { ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains($0) }) {
+            return .heic
+        }
+        return nil
+    }
+
+    /// The usual file name extension, without a dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .tiff: "tif"
+        default: rawValue
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .jpeg: "JPEG"
+        case .png: "PNG"
+        case .gif: "GIF"
+        case .webp: "WebP"
+        case .heic: "HEIC"
+        case .avif: "AVIF"
+        case .tiff: "TIFF"
+        case .bmp: "BMP"
+        }
+    }
+}

@@ -1,0 +1,73 @@
+extension Bitmap {
+    /// Whether any pixel is less than fully opaque.
+    public var hasTransparency: Bool {
+        guard alphaMode != .opaque else { return false }
+        for y in 0..<height {
+            let row = y * bytesPerRow
+            for x in 0..<width where pixels[row + x * 4 + 3] != 255 { return true }
+        }
+        return false
+    }
+
+    /// Returns the image composited over `background`, fully opaque. Formats without
+    /// alpha (JPEG) are encoded from this.
+    ///
+    /// ```swift
+    /// let flat = logo.flattened(over: .white)
+    /// ```
+    public func flattened(over background: RGBA = .white) -> Bitmap {
+        if alphaMode == .opaque { return self }
+        var copy = self
+        let premultiplied = alphaMode == .premultiplied
+        let bg = SIMD3<UInt32>(UInt32(background.red), UInt32(background.green), UInt32(background.blue))
+        copy.pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in 0..<height {
+                let row = buffer.baseAddress! + y * bytesPerRow
+                for x in 0..<width {
+                    let p = row + x * 4
+                    let a = UInt32(p[3])
+                    if a == 255 { continue }
+                    let inverse = 255 - a
+                    let colour = SIMD3<UInt32>(UInt32(p[0]), UInt32(p[1]), UInt32(p[2]))
+                    let foreground = premultiplied ? colour &* 255 : colour &* a
+                    let mixed = (foreground &+ bg &* inverse &+ 127) / 255
+                    p[0] = UInt8(truncatingIfNeeded: min(mixed.x, 255))
+                    p[1] = UInt8(truncatingIfNeeded: min(mixed.y, 255))
+                    p[2] = UInt8(truncatingIfNeeded: min(mixed.z, 255))
+                    p[3] = 255
+                }
+            }
+        }
+        copy.alphaMode = .opaque
+        return copy
+    }
+
+    /// Returns the image with straight alpha (undoing premultiplication if needed).
+    public func withStraightAlpha() -> Bitmap {
+        guard alphaMode == .premultiplied else { return self }
+        var copy = self
+        copy.pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in 0..<height {
+                let row = buffer.baseAddress! + y * bytesPerRow
+                for x in 0..<width {
+                    let p = row + x * 4
+                    let a = UInt32(p[3])
+                    if a == 255 { continue }
+                    if a == 0 { p[0] = 0; p[1] = 0; p[2] = 0; continue }
+                    for c in 0..<3 { p[c] = UInt8(min(255, (UInt32(p[c]) * 255 + a / 2) / a)) }
+                }
+            }
+        }
+        copy.alphaMode = .straight
+        return copy
+    }
+
+    /// The pixels as tightly packed RGBA rows (no row padding).
+    package var packedPixels: [UInt8] {
+        if bytesPerRow == width * 4 && pixels.count == width * height * 4 { return pixels }
+        var packed = [UInt8]()
+        packed.reserveCapacity(width * height * 4)
+        for y in 0..<height { packed.append(contentsOf: pixels[(y * bytesPerRow)..<(y * bytesPerRow + width * 4)]) }
+        return packed
+    }
+}

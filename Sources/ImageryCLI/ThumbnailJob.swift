@@ -1,0 +1,110 @@
+import Foundation
+import Imagery
+import ImageryCodecs
+
+/// Runs thumbnails for a batch of files with bounded parallelism.
+struct ThumbnailJob: Sendable {
+    struct Failure: Sendable {
+        var path: String
+        var reason: String
+    }
+
+    struct Report: Sendable {
+        var succeeded = 0
+        var failures: [Failure] = []
+        var seconds: Double = 0
+    }
+
+    let thumbnailer: Thumbnailer
+    let encoder: ImageEncoder
+    let outputDirectory: URL
+
+    func outputURL(for path: String) -> URL {
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        return outputDirectory.appendingPathComponent(name).appendingPathExtension(encoder.format.fileExtension)
+    }
+
+    func run(files: [String], jobs: Int, progress: Progress) async -> Report {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var report = Report()
+        // Two inputs with one stem would overwrite each other's output: fail the later ones.
+        var claimed: [String: String] = [:]
+        var work: [String] = []
+        for path in files {
+            let target = outputURL(for: path).path
+            if let first = claimed[target] {
+                report.failures.append(Failure(path: path, reason: "output \(target) is already written for \(first)"))
+            } else {
+                claimed[target] = path
+                work.append(path)
+            }
+        }
+        await withTaskGroup(of: Failure?.self) { group in
+            var pending = work[...]
+            func addNext() {
+                guard let path = pending.popFirst() else { return }
+                group.addTask { process(path) }
+            }
+            for _ in 0..<min(jobs, work.count) { addNext() }
+            for await failure in group {
+                if let failure { report.failures.append(failure) } else { report.succeeded += 1 }
+                progress.advance(failed: failure != nil)
+                addNext()
+            }
+        }
+        progress.finish()
+        report.seconds = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
+        return report
+    }
+
+    private func process(_ path: String) -> Failure? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            return Failure(path: path, reason: "cannot read: \((error as NSError).localizedDescription)")
+        }
+        do {
+            let bytes = try thumbnailer.thumbnailData(from: [UInt8](data), encoder: encoder)
+            try Data(bytes).write(to: outputURL(for: path), options: .atomic)
+            return nil
+        } catch let error as ImageError {
+            return Failure(path: path, reason: error.description)
+        } catch {
+            return Failure(path: path, reason: "cannot write \(outputURL(for: path).path): \((error as NSError).localizedDescription)")
+        }
+    }
+}
+
+/// Expands directories into the image files inside them (by content, so any name works).
+enum InputFiles {
+    static func expand(_ inputs: [String]) -> (paths: [String], failures: [ThumbnailJob.Failure]) {
+        var paths: [String] = []
+        var failures: [ThumbnailJob.Failure] = []
+        let fileManager = FileManager.default
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: input, isDirectory: &isDirectory) else {
+                failures.append(.init(path: input, reason: "no such file or directory"))
+                continue
+            }
+            if isDirectory.boolValue {
+                let entries = (try? fileManager.contentsOfDirectory(atPath: input)) ?? []
+                for entry in entries.sorted() where !entry.hasPrefix(".") {
+                    let path = (input as NSString).appendingPathComponent(entry)
+                    var entryIsDirectory: ObjCBool = false
+                    if fileManager.fileExists(atPath: path, isDirectory: &entryIsDirectory), !entryIsDirectory.boolValue,
+                       let handle = FileHandle(forReadingAtPath: path) {
+                        let head = handle.readData(ofLength: 32)
+                        try? handle.close()
+                        if ImageFormat(sniffing: [UInt8](head)) != nil { paths.append(path) }
+                    }
+                }
+            } else {
+                paths.append(input)
+            }
+        }
+        return (paths, failures)
+    }
+}

@@ -1,0 +1,84 @@
+import Imagery
+
+/// The default decoder: recognises the format from the bytes and decodes JPEG, PNG, GIF
+/// (first frame) and, with the `WebP` package trait, WebP. HEIC, AVIF, TIFF and BMP are
+/// recognised and refused with ``ImageError/unsupportedFormat(_:reason:)``.
+///
+/// The result is upright (EXIF orientation applied) and in sRGB, with straight alpha.
+///
+/// ```swift
+/// let bytes = try [UInt8](Data(contentsOf: url))
+/// let bitmap = try ImageDecoder().decode(bytes)
+///
+/// var options = DecodingOptions()
+/// options.draft = .fit(width: 256, height: 256)     // let JPEG decode at 1/8 scale
+/// options.policy = .lenient                          // accept truncated files, flagged
+/// let draft = try ImageDecoder().decode(bytes, options: options)
+/// ```
+public struct ImageDecoder: ImageDecoding {
+    public init() {}
+
+    /// The formats this build can decode.
+    public static var supportedFormats: Set<ImageFormat> {
+        #if WebP
+        [.jpeg, .png, .gif, .webp]
+        #else
+        [.jpeg, .png, .gif]
+        #endif
+    }
+
+    public func decode(_ data: [UInt8], options: DecodingOptions = DecodingOptions()) throws(ImageError) -> Bitmap {
+        var decoded = try decodeStored(data, options: options)
+        if decoded.bitmap.alphaMode == .premultiplied { decoded.bitmap = decoded.bitmap.withStraightAlpha() }
+        var bitmap = Self.convertColor(decoded, enabled: options.convertsToSRGB)
+        if options.appliesOrientation { bitmap = bitmap.oriented() }
+        return bitmap
+    }
+
+    /// Decodes without applying orientation or colour conversion (for the thumbnail path,
+    /// which does both after resampling).
+    func decodeStored(_ data: [UInt8], options: DecodingOptions) throws(ImageError) -> DecodedImage {
+        guard !data.isEmpty else { throw .emptyData }
+        guard let format = ImageFormat(sniffing: data) else {
+            throw .unrecognizedFormat(signature: ImageError.signature(of: data))
+        }
+        let decoder = try Self.decoder(for: format)
+        let result: Result<DecodedImage, ImageError> = data.withUnsafeBufferPointer { buffer in
+            Result { () throws(ImageError) -> DecodedImage in try decoder.decode(buffer, options: options) }
+        }
+        return try result.get()
+    }
+
+    static func decoder(for format: ImageFormat) throws(ImageError) -> any FormatDecoding {
+        switch format {
+        case .jpeg: return JPEGDecoder()
+        case .png: return PNGDecoder()
+        case .gif: return GIFDecoder()
+        case .webp:
+            #if WebP
+            return WebPDecoder()
+            #else
+            throw .unsupportedFormat(.webp, reason: "this build has no WebP support (build with --traits WebP)")
+            #endif
+        case .heic, .avif, .tiff, .bmp:
+            throw .unsupportedFormat(format, reason: "no decoder for \(format) on this platform")
+        }
+    }
+
+    /// Converts from an embedded RGB matrix/TRC profile to sRGB and records what was done.
+    static func convertColor(_ decoded: DecodedImage, enabled: Bool) -> Bitmap {
+        var bitmap = decoded.bitmap
+        guard let icc = decoded.iccProfile else { return bitmap }
+        guard let profile = ColorProfile(iccData: icc) else {
+            bitmap.metadata.colorProfile = ColorProfileInfo(name: "unsupported ICC profile (not RGB matrix/TRC)", convertedToSRGB: false)
+            return bitmap
+        }
+        let convert = enabled && !profile.isSRGB
+        if convert {
+            if bitmap.alphaMode == .premultiplied { bitmap = bitmap.withStraightAlpha() }
+            profile.convertToSRGB(&bitmap)
+        }
+        bitmap.metadata.colorProfile = ColorProfileInfo(name: profile.name, convertedToSRGB: convert)
+        return bitmap
+    }
+}

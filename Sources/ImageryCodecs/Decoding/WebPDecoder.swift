@@ -1,0 +1,88 @@
+#if WebP
+import CWebP
+import Imagery
+
+/// WebP through libwebp (the `WebP` package trait): lossy, lossless and alpha, first frame
+/// of an animation refused with a clear error. A draft decode uses libwebp's own scaler,
+/// leaving at least twice the output size for the Lanczos stage.
+struct WebPDecoder: FormatDecoding {
+    func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(ImageError) -> DecodedImage {
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw .corrupt(.webp, detail: "libwebp version mismatch") }
+        let status = WebPGetFeatures(bytes.baseAddress, bytes.count, &config.input)
+        guard status == VP8_STATUS_OK else { throw Self.error(status, stage: "reading the header") }
+        let width = Int(config.input.width), height = Int(config.input.height)
+        try options.checkPixelLimit(width: width, height: height)
+        if config.input.has_animation != 0 {
+            throw .unsupportedFormat(.webp, reason: "animated WebP is not supported yet")
+        }
+        let chunks = RIFFChunks(bytes)
+        let orientation = chunks.exif.flatMap { ExifReader.orientation(in: $0) } ?? .up
+        let hasAlpha = config.input.has_alpha != 0
+
+        let scale = options.draftScale(storedSize: PixelSize(width: width, height: height), orientation: orientation)
+        let factor = DecodingOptions.boxFactor(forScale: scale)
+        var outWidth = width, outHeight = height
+        if factor > 1 {
+            outWidth = max(1, (width + factor - 1) / factor)
+            outHeight = max(1, (height + factor - 1) / factor)
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(outWidth)
+            config.options.scaled_height = Int32(outHeight)
+        }
+        var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+        let decodeStatus = pixels.withUnsafeMutableBufferPointer { buffer in
+            config.output.colorspace = MODE_RGBA
+            config.output.is_external_memory = 1
+            config.output.u.RGBA.rgba = buffer.baseAddress
+            config.output.u.RGBA.stride = Int32(outWidth * 4)
+            config.output.u.RGBA.size = buffer.count
+            defer { WebPFreeDecBuffer(&config.output) }
+            return WebPDecode(bytes.baseAddress, bytes.count, &config)
+        }
+        guard decodeStatus == VP8_STATUS_OK else { throw Self.error(decodeStatus, stage: "decoding") }
+        let metadata = ImageMetadata(
+            format: .webp, originalWidth: width, originalHeight: height, sourceOrientation: orientation,
+            decodeScale: Double(outWidth) / Double(width)
+        )
+        let bitmap = Bitmap(
+            width: outWidth, height: outHeight, pixels: pixels,
+            alphaMode: hasAlpha ? .straight : .opaque, orientation: orientation, metadata: metadata
+        )
+        return DecodedImage(bitmap: bitmap, iccProfile: chunks.icc)
+    }
+
+    static func error(_ status: VP8StatusCode, stage: String) -> ImageError {
+        switch status {
+        case VP8_STATUS_NOT_ENOUGH_DATA: .truncated(.webp, detail: "not enough data (while \(stage))")
+        case VP8_STATUS_UNSUPPORTED_FEATURE: .unsupportedFormat(.webp, reason: "libwebp does not support a feature of this file")
+        case VP8_STATUS_OUT_OF_MEMORY: .corrupt(.webp, detail: "libwebp ran out of memory (while \(stage))")
+        default: .corrupt(.webp, detail: "libwebp status \(status.rawValue) (while \(stage))")
+        }
+    }
+}
+#endif
+
+/// The EXIF and ICCP chunks of a WebP RIFF container, found with bounds-checked walking.
+struct RIFFChunks {
+    var exif: [UInt8]?
+    var icc: [UInt8]?
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let tag = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            let start = offset + 8
+            guard size >= 0, start + size <= bytes.count else { break }
+            var payload = Array(bytes[start..<start + size])
+            if tag == "EXIF" {
+                if payload.starts(with: Array("Exif\0\0".utf8)) { payload.removeFirst(6) }
+                exif = payload
+            } else if tag == "ICCP" {
+                icc = payload
+            }
+            offset = start + size + (size & 1)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import CImageryCodecs
+import Imagery
+
+/// The default encoder: JPEG (quality 1–100), PNG and, with the `WebP` trait, WebP.
+///
+/// JPEG has no alpha, so transparent images are flattened over ``background`` first.
+///
+/// ```swift
+/// let jpeg = try ImageEncoder(format: .jpeg, quality: 85).encode(thumbnail)
+/// let png = try ImageEncoder(format: .png).encode(thumbnail)
+/// ```
+public struct ImageEncoder: ImageEncoding {
+    public let format: ImageFormat
+    /// 1–100 for JPEG and lossy WebP; ignored by PNG. Default 85.
+    public var quality: Int
+    /// Lossless WebP instead of lossy. Default `false`.
+    public var lossless: Bool
+    /// What transparent pixels are composited over for formats without alpha. Default white.
+    public var background: RGBA
+
+    /// - Throws: ``ImageError/unsupportedFormat(_:reason:)`` if this build cannot write `format`.
+    public init(format: ImageFormat, quality: Int = 85, lossless: Bool = false, background: RGBA = .white) throws(ImageError) {
+        guard Self.supportedFormats.contains(format) else {
+            throw .unsupportedFormat(format, reason: format == .webp
+                ? "this build has no WebP support (build with --traits WebP)" : "no encoder for \(format)")
+        }
+        guard (1...100).contains(quality) else { throw .invalidRequest("quality \(quality) is outside 1...100") }
+        self.format = format
+        self.quality = quality
+        self.lossless = lossless
+        self.background = background
+    }
+
+    /// The formats this build can encode.
+    public static var supportedFormats: Set<ImageFormat> {
+        #if WebP
+        [.jpeg, .png, .webp]
+        #else
+        [.jpeg, .png]
+        #endif
+    }
+
+    public func encode(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
+        switch format {
+        case .jpeg:
+            return try encodeJPEG(bitmap.flattened(over: background))
+        case .png:
+            return try encodePNG(bitmap.withStraightAlpha())
+        case .webp:
+            #if WebP
+            return try WebPEncoder.encode(bitmap.withStraightAlpha(), quality: quality, lossless: lossless)
+            #else
+            throw .unsupportedFormat(.webp, reason: "this build has no WebP support")
+            #endif
+        default:
+            throw .unsupportedFormat(format, reason: "no encoder for \(format)")
+        }
+    }
+
+    private func encodeJPEG(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
+        try Self.collect(.jpeg) { out, length, message, capacity in
+            bitmap.pixels.withUnsafeBufferPointer {
+                img_jpeg_encode($0.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.bytesPerRow,
+                                Int32(quality), out, length, message, capacity)
+            }
+        }
+    }
+
+    private func encodePNG(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
+        // Opaque images are written as RGB: a quarter smaller and faster to compress.
+        let opaque = bitmap.alphaMode == .opaque || !bitmap.hasTransparency
+        var pixels = bitmap.packedPixels
+        if opaque {
+            var rgb = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 3)
+            for index in 0..<(bitmap.width * bitmap.height) {
+                rgb[index * 3] = pixels[index * 4]
+                rgb[index * 3 + 1] = pixels[index * 4 + 1]
+                rgb[index * 3 + 2] = pixels[index * 4 + 2]
+            }
+            pixels = rgb
+        }
+        let channels = opaque ? 3 : 4
+        return try Self.collect(.png) { out, length, message, capacity in
+            pixels.withUnsafeBufferPointer {
+                img_png_encode($0.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.width * channels,
+                               Int32(channels), out, length, message, capacity)
+            }
+        }
+    }
+
+    /// Runs a C encoder that mallocs its output, and copies it into Swift memory.
+    private static func collect(
+        _ format: ImageFormat,
+        _ body: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>, Int) -> ImgStatus
+    ) throws(ImageError) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = message.withUnsafeMutableBufferPointer { body(&out, &length, $0.baseAddress!, $0.count) }
+        defer { img_free(out) }
+        guard status == IMG_OK, let out else {
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw .encodingFailed(format, detail: text.isEmpty ? "status \(status.rawValue)" : text)
+        }
+        return Array(UnsafeBufferPointer(start: out, count: length))
+    }
+}

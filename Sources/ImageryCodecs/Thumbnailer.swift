@@ -1,0 +1,43 @@
+import Imagery
+
+/// Makes a display-sized image from encoded bytes the fast way: the decoder reduces while
+/// decoding (JPEG DCT scaling, box reduction of streamed PNG rows, libwebp scaling), a
+/// Lanczos-3 pass takes it to the exact size, and colour conversion and EXIF orientation
+/// are applied to the small result.
+///
+/// ```swift
+/// let thumbnailer = Thumbnailer(resize: .fit(width: 256, height: 256))
+/// let bitmap = try thumbnailer.thumbnail(from: bytes)
+/// let jpeg = try thumbnailer.thumbnailData(from: bytes, encoder: ImageEncoder(format: .jpeg))
+/// ```
+public struct Thumbnailer: Sendable {
+    /// The target size, in display orientation.
+    public var resize: Resize
+    /// Whether sources smaller than the target are enlarged. Default `false`.
+    public var allowsUpscaling: Bool
+    /// Decoder limits and damage policy; `draft` is set from ``resize``.
+    public var decodingOptions: DecodingOptions
+
+    public init(resize: Resize, allowsUpscaling: Bool = false, decodingOptions: DecodingOptions = DecodingOptions()) {
+        self.resize = resize
+        self.allowsUpscaling = allowsUpscaling
+        self.decodingOptions = decodingOptions
+    }
+
+    /// Decodes and resizes `data` into an upright sRGB bitmap.
+    public func thumbnail(from data: [UInt8]) throws(ImageError) -> Bitmap {
+        var options = decodingOptions
+        options.draft = allowsUpscaling ? nil : resize
+        let decoded = try ImageDecoder().decodeStored(data, options: options)
+        let resized = try decoded.bitmap.resized(resize, allowsUpscaling: allowsUpscaling)
+        let converted = ImageDecoder.convertColor(
+            DecodedImage(bitmap: resized, iccProfile: decoded.iccProfile), enabled: decodingOptions.convertsToSRGB
+        )
+        return decodingOptions.appliesOrientation ? converted.oriented() : converted
+    }
+
+    /// Decodes, resizes and encodes `data`.
+    public func thumbnailData(from data: [UInt8], encoder: some ImageEncoding) throws(ImageError) -> [UInt8] {
+        try encoder.encode(thumbnail(from: data))
+    }
+}
