@@ -32,7 +32,6 @@ let package = Package(
         // a longjmp never crosses a Swift frame.
         .target(
             name: "CImageryCodecs",
-            cSettings: [.unsafeFlags(["-O3"])],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
         ),
         .systemLibrary(

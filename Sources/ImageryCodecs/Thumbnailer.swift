@@ -41,3 +41,22 @@ public struct Thumbnailer: Sendable {
         try encoder.encode(thumbnail(from: data))
     }
 }
+
+extension Thumbnailer {
+    /// The slow reference for quality measurements: a full-resolution decode, then one
+    /// Lanczos-3 pass straight to `size` over the whole image, then colour and orientation.
+    /// `size` is in display orientation.
+    package func referenceThumbnail(from data: [UInt8], size: PixelSize) throws(ImageError) -> Bitmap {
+        var options = decodingOptions
+        options.draft = nil
+        let decoded = try ImageDecoder().decodeStored(data, options: options)
+        let full = decoded.bitmap
+        let stored = full.orientation.swapsAxes ? PixelSize(width: size.height, height: size.width) : size
+        let plan = ResizePlan(
+            outputSize: stored,
+            sourceRect: SourceRect(x: 0, y: 0, width: Double(full.width), height: Double(full.height))
+        )
+        let resized = full.resampled(plan)
+        return ImageDecoder.convertColor(DecodedImage(bitmap: resized, iccProfile: decoded.iccProfile), enabled: true).oriented()
+    }
+}

@@ -85,6 +85,11 @@ public struct ResizePlan: Sendable, Hashable {
     /// The region of the source that maps onto the output, in source pixels.
     public var sourceRect: SourceRect
 
+    public init(outputSize: PixelSize, sourceRect: SourceRect) {
+        self.outputSize = outputSize
+        self.sourceRect = sourceRect
+    }
+
     /// Output pixels per source pixel (at most 1 unless upscaling).
     public var scale: Double {
         max(Double(outputSize.width) / sourceRect.width, Double(outputSize.height) / sourceRect.height)

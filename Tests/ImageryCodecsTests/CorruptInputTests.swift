@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import Imagery
+import ImageryCodecs
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Bad input gets a typed error that says what was wrong: never a crash, a hang, or a half image as success.
+@Suite struct CorruptInputTests {
+    @Test func zeroBytes() {
+        #expect(throws: ImageError.emptyData) { try ImageDecoder().decode([]) }
+    }
+
+    @Test func randomBytesAreUnrecognised() {
+        var generator = SplitMix64(state: 42)
+        let noise = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        #expect { try ImageDecoder().decode(noise) } throws: { error in
+            guard case let ImageError.unrecognizedFormat(signature) = error else { return false }
+            return signature.split(separator: " ").count == 12
+        }
+    }
+
+    @Test(arguments: [ImageFormat.heic, .avif, .tiff, .bmp])
+    func recognisedButUnsupportedFormats(format: ImageFormat) {
+        let header: [UInt8] = switch format {
+        case .heic: [0, 0, 0, 0x18] + Array("ftypheic\0\0\0\0mif1heic".utf8)
+        case .avif: [0, 0, 0, 0x18] + Array("ftypavif\0\0\0\0avifmif1".utf8)
+        case .tiff: [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0] + [UInt8](repeating: 0, count: 24)
+        default: Array("BM".utf8) + [UInt8](repeating: 0, count: 52)
+        }
+        #expect { try ImageDecoder().decode(header) } throws: { error in
+            guard case let ImageError.unsupportedFormat(found, _) = error else { return false }
+            return found == format
+        }
+    }
+
+    @Test(arguments: [
+        ("jpeg_small_base_rocket_640x427.jpg", ImageFormat.jpeg),
+        ("jpeg_med_prog_greenmeadow_1280x1024.jpg", .jpeg),
+        ("png_rgba_logo_500x500.png", .png),
+        ("png_interlaced_motorcycle_741x500.png", .png),
+        ("gif_static_objects_256x171.gif", .gif),
+    ])
+    func truncatedFilesFailUnderTheStrictPolicy(name: String, format: ImageFormat) throws {
+        let bytes = try TestImages.bytes(name)
+        // Cut anywhere from just past the header to the last few bytes.
+        for fraction in [0.1, 0.3, 0.5, 0.7, 0.9, 0.995] {
+            let cut = Array(bytes.prefix(Int(Double(bytes.count) * fraction)))
+            #expect("cut at \(Int(fraction * 100))%", performing: { try ImageDecoder().decode(cut) }, throws: { error in
+                switch error as? ImageError {
+                case .truncated(format, _)?, .corrupt(format, _)?: true
+                default: false
+                }
+            })
+        }
+    }
+
+    @Test func truncatedJPEGIsFlaggedUnderTheLenientPolicy() throws {
+        let cut = Array(try TestImages.bytes("jpeg_small_base_rocket_640x427.jpg").prefix(60_000))
+        #expect { try ImageDecoder().decode(cut) } throws: { error in
+            guard case let ImageError.truncated(.jpeg, detail) = error else { return false }
+            return detail.contains("Premature end")
+        }
+        var options = DecodingOptions()
+        options.policy = .lenient
+        let partial = try ImageDecoder().decode(cut, options: options)
+        #expect(partial.width == 640 && partial.height == 427)
+        #expect(partial.metadata.isIncomplete)
+        // libjpeg fills the missing rows with mid grey (128 ± IDCT rounding).
+        let filled = partial.pixel(x: 320, y: 420)
+        #expect(filled.red == filled.green && filled.green == filled.blue && abs(Int(filled.red) - 128) <= 1)
+    }
+
+    @Test func truncatedPNGIsPaddedUnderTheLenientPolicy() throws {
+        let cut = Array(try TestImages.bytes("png_rgba_logo_500x500.png").prefix(90_000))
+        var options = DecodingOptions()
+        options.policy = .lenient
+        let partial = try ImageDecoder().decode(cut, options: options)
+        #expect(partial.metadata.isIncomplete)
+        #expect(partial.pixel(x: 250, y: 499) == RGBA(red: 128, green: 128, blue: 128))
+    }
+
+    /// A header claiming 65,000×65,000 is refused from the header alone. The decode runs under an
+    /// address-space limit 2 GiB above what the process already maps: an attempt to allocate the
+    /// 16.9 GB of pixels (or libjpeg's 12 GB of progressive coefficients) would fail loudly.
+    @Test(arguments: [
+        "jpeg_small_base_rocket_640x427.jpg", "jpeg_med_prog_greenmeadow_1280x1024.jpg",
+        "png_rgba_logo_500x500.png", "gif_static_objects_256x171.gif",
+    ])
+    func oversizedHeaderIsRefusedWithoutAllocating(name: String) throws {
+        let original = try TestImages.bytes(name)
+        let hostile: [UInt8] = switch ImageFormat(sniffing: original) {
+        case .png?: HostileFiles.png(original, claimingWidth: 65_000, height: 65_000)
+        case .gif?: HostileFiles.gif(original, claimingWidth: 65_000, height: 65_000)
+        default: HostileFiles.jpeg(original, claimingWidth: 65_000, height: 65_000)
+        }
+        let error = withAddressSpaceLimit(extraBytes: 2 << 30) {
+            Result { () throws(ImageError) -> Bitmap in try ImageDecoder().decode(hostile) }
+        }
+        #expect(throws: ImageError.tooLarge(width: 65_000, height: 65_000, limit: 100_000_000)) { try error.get() }
+    }
+
+    @Test func pixelLimitIsConfigurable() throws {
+        var options = DecodingOptions()
+        options.maximumPixelCount = 100_000
+        #expect(throws: ImageError.tooLarge(width: 640, height: 427, limit: 100_000)) {
+            try ImageDecoder().decode(TestImages.bytes("jpeg_small_base_rocket_640x427.jpg"), options: options)
+        }
+    }
+
+    /// Seeded byte mutations of real files: each decode either succeeds with a sane size or throws
+    /// an ImageError. A crash, hang or overrun fails the whole run.
+    @Test(arguments: [
+        "jpeg_small_base_rocket_640x427.jpg", "jpeg_med_prog_greenmeadow_1280x1024.jpg", "png16_rgb_chelsea_451x300.png",
+        "png_pal8_trns_debianlogo_256x256.png", "gif_static_objects_256x171.gif",
+    ])
+    func mutatedFilesNeverCrash(name: String) throws {
+        let original = try TestImages.bytes(name)
+        var generator = SplitMix64(state: UInt64(truncatingIfNeeded: name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+        var options = DecodingOptions()
+        options.draft = .fit(width: 64, height: 64)
+        var failures = 0
+        for round in 0..<60 {
+            var bytes = original
+            for _ in 0..<(1 + round % 8) {
+                let index = Int.random(in: 8..<bytes.count, using: &generator)
+                bytes[index] = UInt8.random(in: 0...255, using: &generator)
+            }
+            options.policy = round % 2 == 0 ? .strict : .lenient
+            do {
+                let bitmap = try ImageDecoder().decode(bytes, options: options)
+                #expect(bitmap.pixels.count == bitmap.bytesPerRow * bitmap.height)
+            } catch {
+                failures += 1
+                #expect(!error.description.isEmpty)
+            }
+        }
+        #expect(failures < 60, "some mutations (in metadata or padding) still decode")
+    }
+}
+
+/// Runs `body` with the process's address space capped at its current size plus `extraBytes`.
+func withAddressSpaceLimit<T>(extraBytes: Int, _ body: () -> T) -> T {
+    var previous = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &previous)
+    var limited = previous
+    limited.rlim_cur = rlim_t(currentAddressSpace() + extraBytes)
+    setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limited)
+    defer { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &previous) }
+    return body()
+}
+
+/// VmSize from /proc/self/status, in bytes.
+func currentAddressSpace() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmSize:") }),
+          let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else {
+        return 64 << 30
+    }
+    return kilobytes * 1024
+}

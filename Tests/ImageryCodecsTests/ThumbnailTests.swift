@@ -1,0 +1,53 @@
+import Testing
+import Imagery
+import ImageryCodecs
+
+@Suite struct ThumbnailTests {
+    static let box = Resize.fit(width: 256, height: 256)
+
+    static func expectedSize(_ entry: ManifestEntry) throws -> PixelSize {
+        try box.plan(for: entry.displaySize).outputSize
+    }
+
+    /// The lowest PSNR measured over the bundled and corpus images, fast path against the
+    /// slow full-decode Lanczos reference, was 36.6 dB (see README, Quality): the bound leaves margin.
+    static let minimumPSNR = 34.0
+
+    static func checkQuality(_ entry: ManifestEntry) throws {
+        guard entry.format != "WEBP" || ImageDecoder.supportedFormats.contains(.webp) else { return }
+        let bytes = try entry.bytes
+        let thumbnailer = Thumbnailer(resize: box)
+        let fast = try thumbnailer.thumbnail(from: bytes)
+        #expect(PixelSize(width: fast.width, height: fast.height) == (try expectedSize(entry)))
+        let reference = try thumbnailer.referenceThumbnail(from: bytes, size: PixelSize(width: fast.width, height: fast.height))
+        let psnr = ImageComparison.psnr(fast, reference)
+        #expect(psnr > minimumPSNR, "\(entry.file): \(psnr) dB")
+    }
+
+    @Test(arguments: TestImages.bundledEntries)
+    func fastThumbnailIsCloseToTheSlowReference(_ entry: ManifestEntry) throws {
+        try Self.checkQuality(entry)
+    }
+
+    @Test(.enabled(if: TestImages.corpusIsAvailable, "needs ../shared/corpus"),
+          arguments: TestImages.corpusEntries.filter { $0.width * $0.height <= 5_000_000 && !$0.kind.contains("animated") })
+    func corpusThumbnailIsCloseToTheSlowReference(_ entry: ManifestEntry) throws {
+        try Self.checkQuality(entry)
+    }
+
+    @Test func fillCropsToTheExactBox() throws {
+        let bytes = try TestImages.bytes("jpeg_exif6_aqua_2560x1600.jpg")
+        let filled = try Thumbnailer(resize: .fill(width: 120, height: 120)).thumbnail(from: bytes)
+        #expect(filled.width == 120 && filled.height == 120)
+        let fitted = try Thumbnailer(resize: .fit(width: 256, height: 256)).thumbnail(from: bytes)
+        #expect(fitted.width == 160 && fitted.height == 256, "EXIF 6: portrait after rotation")
+    }
+
+    @Test func smallSourcesAreNotUpscaledUnlessAsked() throws {
+        let bytes = try TestImages.bytes("png_pal8_trns_debianlogo_256x256.png")
+        let same = try Thumbnailer(resize: .fit(width: 512, height: 512)).thumbnail(from: bytes)
+        #expect(same.width == 256)
+        let larger = try Thumbnailer(resize: .fit(width: 512, height: 512), allowsUpscaling: true).thumbnail(from: bytes)
+        #expect(larger.width == 512)
+    }
+}
