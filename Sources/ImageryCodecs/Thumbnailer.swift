@@ -27,13 +27,26 @@ public struct Thumbnailer: Sendable {
     /// Decodes and resizes `data` into an upright sRGB bitmap.
     public func thumbnail(from data: [UInt8]) throws(ImageError) -> Bitmap {
         var options = decodingOptions
-        options.draft = allowsUpscaling ? nil : resize
+        options.draft = allowsUpscaling ? nil : Self.draft(for: resize)
         let decoded = try ImageDecoder().decodeStored(data, options: options)
         let resized = try decoded.bitmap.resized(resize, allowsUpscaling: allowsUpscaling)
         let converted = ImageDecoder.convertColor(
             DecodedImage(bitmap: resized, iccProfile: decoded.iccProfile), enabled: decodingOptions.convertsToSRGB
         )
         return decodingOptions.appliesOrientation ? converted.oriented() : converted
+    }
+
+    /// The draft asked of the decoder: twice the target, so that after DCT or box reduction the
+    /// Lanczos-3 stage still has at least 2× to work with and does the anti-aliasing. Asking for
+    /// the target itself leaves as little as 1× on medium images, where the block averaging of DCT
+    /// scaling aliases: 36–41 dB instead of 47–54 dB against the full-decode reference.
+    static func draft(for resize: Resize) -> Resize {
+        switch resize {
+        case let .fit(width, height): .fit(width: width * 2, height: height * 2)
+        case let .fill(width, height): .fill(width: width * 2, height: height * 2)
+        case let .width(width): .width(width * 2)
+        case let .height(height): .height(height * 2)
+        }
     }
 
     /// Decodes, resizes and encodes `data`.

@@ -93,7 +93,7 @@ import Glibc
         let hostile: [UInt8] = switch ImageFormat(sniffing: original) {
         case .png?: HostileFiles.png(original, claimingWidth: 65_000, height: 65_000)
         case .gif?: HostileFiles.gif(original, claimingWidth: 65_000, height: 65_000)
-        default: HostileFiles.jpeg(original, claimingWidth: 65_000, height: 65_000)
+        default: JPEGFrameHeader.settingSize(of: original, width: 65_000, height: 65_000)!
         }
         let error = withAddressSpaceLimit(extraBytes: 2 << 30) {
             Result { () throws(ImageError) -> Bitmap in try ImageDecoder().decode(hostile) }

@@ -63,9 +63,9 @@ import ImageryCodecs
         var options = DecodingOptions()
         options.draft = .fit(width: 128, height: 128)
         let draft = try ImageDecoder().decode(bytes, options: options)
-        // 2048 → 128 is 16×; the box stage takes 8× and leaves 2× for Lanczos.
-        #expect(draft.width == 256 && draft.height == 193)
-        #expect(draft.metadata.decodeScale == 0.125)
+        // 2048 → 128 is 16×: the box stage takes all of it, 1542 rows → 97 (the last block partial).
+        #expect(draft.width == 128 && draft.height == 97)
+        #expect(draft.metadata.decodeScale == 1.0 / 16)
     }
 
     @Test func grayscaleAndSixteenBitPNGsBecomeRGBA() throws {

@@ -8,11 +8,12 @@ extension DecodingOptions {
         return min(1, plan.scale)
     }
 
-    /// The integer box-reduction factor for a decoder with no reduction of its own: it leaves
-    /// at least twice the output size for the Lanczos stage, which then does the anti-aliasing.
+    /// The integer box-reduction factor for a decoder with no reduction of its own: the
+    /// largest that still covers `scale`. (Callers that want headroom for a Lanczos stage
+    /// ask for a larger draft, as ``Thumbnailer`` does.)
     package static func boxFactor(forScale scale: Double) -> Int {
-        guard scale > 0, scale < 0.5 else { return 1 }
-        return max(1, min(255, Int((1 / (scale * 2)).rounded(.down))))
+        guard scale > 0, scale <= 0.5 else { return 1 }
+        return max(1, min(255, Int((1 / scale + 1e-9).rounded(.down))))
     }
 
     /// Throws ``ImageError/tooLarge(width:height:limit:)`` if a header's size is over the limit.

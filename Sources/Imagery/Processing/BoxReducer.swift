@@ -80,12 +80,12 @@ package final class BoxReducer {
                     total &+= UnsafeRawPointer(sums + column * 4).loadUnaligned(as: SIMD4<UInt32>.self)
                 }
                 let reciprocal = 1 / Float(columns * rows)
-                var mean = SIMD4<Float>(total) * reciprocal
+                let sum = SIMD4(Float(total.x), Float(total.y), Float(total.z), Float(total.w))
+                var mean = sum * reciprocal
                 mean = SIMD4(mean.x * colourScale, mean.y * colourScale, mean.z * colourScale, mean.w)
-                let rounded = SIMD4<UInt32>((mean + 0.5).rounded(.down))
-                (base + x * 4).withMemoryRebound(to: SIMD4<UInt8>.self, capacity: 1) {
-                    $0.pointee = SIMD4<UInt8>(truncatingIfNeeded: rounded)
-                }
+                UnsafeMutableRawPointer(base + x * 4).storeBytes(
+                    of: PixelConversion.bytes(mean.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))), as: SIMD4<UInt8>.self
+                )
             }
         }
         sums.update(repeating: 0, count: sourceWidth * 4)

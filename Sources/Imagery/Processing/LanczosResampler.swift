@@ -66,13 +66,13 @@ package enum LanczosResampler {
         if premultiply {
             let scale: Float = 1 / 255
             for x in 0..<count {
-                let value = SIMD4<Float>(row.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
+                let value = PixelConversion.float(row.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
                 let alpha = value.w * scale
                 out[x] = SIMD4(value.x * alpha, value.y * alpha, value.z * alpha, value.w)
             }
         } else {
             for x in 0..<count {
-                out[x] = SIMD4<Float>(row.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
+                out[x] = PixelConversion.float(row.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
             }
         }
     }
@@ -114,10 +114,7 @@ package enum LanczosResampler {
                     value = SIMD4(rgb.x * scale, rgb.y * scale, rgb.z * scale, a)
                 }
             }
-            let rounded = SIMD4<Int32>((value + 0.5).rounded(.down))
-            out.advanced(by: x * 4).withMemoryRebound(to: SIMD4<UInt8>.self, capacity: 1) {
-                $0.pointee = SIMD4<UInt8>(truncatingIfNeeded: rounded)
-            }
+            UnsafeMutableRawPointer(out + x * 4).storeBytes(of: PixelConversion.bytes(value), as: SIMD4<UInt8>.self)
         }
     }
 }

@@ -25,7 +25,7 @@ struct JPEGDecoder: FormatDecoding {
 
         // DCT scaling: the smallest k/8 that still covers the draft; a box stage takes any remaining excess.
         let scale = options.draftScale(storedSize: PixelSize(width: width, height: height), orientation: orientation)
-        let eighths = (1...8).first { Double($0) / 8 >= scale - 1e-9 } ?? 8
+        let eighths = Self.eighths(forScale: scale)
         var outWidth: Int32 = 0, outHeight: Int32 = 0
         try check(img_jpeg_start(decoder, Int32(eighths), 0, &outWidth, &outHeight), decoder, stage: "starting decompression")
         let scaledWidth = Int(outWidth), scaledHeight = Int(outHeight)
@@ -68,6 +68,11 @@ struct JPEGDecoder: FormatDecoding {
             alphaMode: .opaque, orientation: orientation, metadata: metadata
         )
         return DecodedImage(bitmap: bitmap, iccProfile: icc)
+    }
+
+    /// The smallest libjpeg scale, in eighths, that still covers `scale`.
+    static func eighths(forScale scale: Double) -> Int {
+        (1...8).first { Double($0) / 8 >= scale - 1e-9 } ?? 8
     }
 
     /// Naive CMYK → RGB, the inverse of how most tools (ImageMagick, Photoshop without a

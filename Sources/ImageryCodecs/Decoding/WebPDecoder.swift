@@ -3,8 +3,8 @@ import CWebP
 import Imagery
 
 /// WebP through libwebp (the `WebP` package trait): lossy, lossless and alpha, first frame
-/// of an animation refused with a clear error. A draft decode uses libwebp's own scaler,
-/// leaving at least twice the output size for the Lanczos stage.
+/// of an animation refused with a clear error. A draft decode uses libwebp's own scaler
+/// to the largest integer reduction that still covers the draft.
 struct WebPDecoder: FormatDecoding {
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(ImageError) -> DecodedImage {
         var config = WebPDecoderConfig()

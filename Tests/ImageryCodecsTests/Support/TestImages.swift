@@ -78,24 +78,6 @@ enum TestImages {
 
 /// Builders for hostile files.
 enum HostileFiles {
-    /// Rewrites the first SOFn frame header of a JPEG to claim `width`×`height`.
-    static func jpeg(_ bytes: [UInt8], claimingWidth width: Int, height: Int) -> [UInt8] {
-        var data = bytes
-        var index = 2
-        while index + 9 < data.count {
-            guard data[index] == 0xFF else { index += 1; continue }
-            let marker = data[index + 1]
-            if [0xC0, 0xC1, 0xC2].contains(marker) {
-                data[index + 5] = UInt8(height >> 8); data[index + 6] = UInt8(height & 0xFF)
-                data[index + 7] = UInt8(width >> 8); data[index + 8] = UInt8(width & 0xFF)
-                return data
-            }
-            let length = Int(data[index + 2]) << 8 | Int(data[index + 3])
-            index += 2 + length
-        }
-        fatalError("no SOF marker found")
-    }
-
     /// Rewrites a PNG's IHDR size and fixes its CRC, so libpng accepts the header.
     static func png(_ bytes: [UInt8], claimingWidth width: Int, height: Int) -> [UInt8] {
         var data = bytes

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Timing and process helpers for `imagery bench`.
+enum Measurement {
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    /// Runs `body` and returns its wall time in milliseconds.
+    static func time(_ body: () throws -> Void) rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try body()
+        return milliseconds(clock.now - start)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// The absolute path of `tool` on PATH, or `nil`.
+    static func which(_ tool: String) -> String? {
+        if tool.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil }
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(directory)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    struct ProcessResult {
+        var status: Int32
+        var output: String
+        var milliseconds: Double
+    }
+
+    /// Runs a command to completion, capturing standard output (standard error is discarded).
+    static func run(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        let clock = ContinuousClock()
+        let start = clock.now
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
+                             milliseconds: milliseconds(clock.now - start))
+    }
+
+    /// Peak resident memory of a command in MB, measured by a Python wrapper through
+    /// `getrusage(RUSAGE_CHILDREN)`, with a wall-clock limit. Returns (MB, wall ms, timed out).
+    static func peakMemory(_ command: [String], timeoutSeconds: Int = 60) throws -> (megabytes: Double, milliseconds: Double, timedOut: Bool) {
+        guard let python = which("python3") else { return (.nan, .nan, false) }
+        let script = """
+        import resource, subprocess, sys, time
+        start = time.perf_counter(); timed_out = 0
+        try:
+            subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=int(sys.argv[1]))
+        except subprocess.TimeoutExpired:
+            timed_out = 1
+        print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, (time.perf_counter() - start) * 1000, timed_out)
+        """
+        let result = try run(python, ["-c", script, String(timeoutSeconds)] + command)
+        let fields = result.output.split(whereSeparator: \.isWhitespace)
+        guard fields.count == 3, let kilobytes = Double(fields[0]), let ms = Double(fields[1]) else { return (.nan, .nan, false) }
+        return (kilobytes / 1024, ms, fields[2] == "1")
+    }
+}
