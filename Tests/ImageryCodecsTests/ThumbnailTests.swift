@@ -9,9 +9,10 @@ import ImageryCodecs
         try box.plan(for: entry.displaySize).outputSize
     }
 
-    /// The lowest PSNR measured over the bundled and corpus images, fast path against the
-    /// slow full-decode Lanczos reference, was 36.6 dB (see README, Quality): the bound leaves margin.
-    static let minimumPSNR = 34.0
+    /// Fast path against the slow full-decode Lanczos reference: the lowest PSNR `imagery bench`
+    /// measured over the corpus was 47.9 dB (jpeg_med_base_dune, 3 runs on 2026-11-21). Sources that
+    /// need no reduction beyond Lanczos come out identical. The bound leaves room for libjpeg versions.
+    static let minimumPSNR = 44.0
 
     static func checkQuality(_ entry: ManifestEntry) throws {
         guard entry.format != "WEBP" || ImageDecoder.supportedFormats.contains(.webp) else { return }
