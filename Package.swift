@@ -58,6 +58,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageryTests", dependencies: ["Imagery"], swiftSettings: strictSettings),
+        .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI"], swiftSettings: strictSettings),
         .testTarget(
             name: "ImageryCodecsTests",
             dependencies: ["Imagery", "ImageryCodecs"],

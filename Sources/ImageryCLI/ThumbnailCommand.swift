@@ -70,6 +70,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
             encoder: encoder, outputDirectory: URL(fileURLWithPath: output)
         )
         let files = InputFiles.expand(inputs)
+        for (format, count) in files.skipped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let hint = format == .webp ? " (build with --traits WebP)" : ""
+            FileHandle.standardError.write(Data("note: skipped \(count) \(format) file(s) in the given directories: not supported by this build\(hint)\n".utf8))
+        }
         let report = await job.run(files: files.paths, jobs: jobs, progress: Progress(total: files.paths.count))
         for failure in files.failures + report.failures {
             FileHandle.standardError.write(Data("\(failure.path): \(failure.reason)\n".utf8))

@@ -78,10 +78,13 @@ struct ThumbnailJob: Sendable {
 }
 
 /// Expands directories into the image files inside them (by content, so any name works).
+/// Images in formats this build cannot decode are skipped, and counted in `skipped`;
+/// a file named on the command line is always attempted, so its failure is reported.
 enum InputFiles {
-    static func expand(_ inputs: [String]) -> (paths: [String], failures: [ThumbnailJob.Failure]) {
+    static func expand(_ inputs: [String]) -> (paths: [String], failures: [ThumbnailJob.Failure], skipped: [ImageFormat: Int]) {
         var paths: [String] = []
         var failures: [ThumbnailJob.Failure] = []
+        var skipped: [ImageFormat: Int] = [:]
         let fileManager = FileManager.default
         for input in inputs {
             var isDirectory: ObjCBool = false
@@ -98,13 +101,18 @@ enum InputFiles {
                        let handle = FileHandle(forReadingAtPath: path) {
                         let head = handle.readData(ofLength: 32)
                         try? handle.close()
-                        if ImageFormat(sniffing: [UInt8](head)) != nil { paths.append(path) }
+                        guard let format = ImageFormat(sniffing: [UInt8](head)) else { continue }
+                        if ImageDecoder.supportedFormats.contains(format) {
+                            paths.append(path)
+                        } else {
+                            skipped[format, default: 0] += 1
+                        }
                     }
                 }
             } else {
                 paths.append(input)
             }
         }
-        return (paths, failures)
+        return (paths, failures, skipped)
     }
 }
