@@ -83,9 +83,8 @@ package final class BoxReducer {
                 let sum = SIMD4(Float(total.x), Float(total.y), Float(total.z), Float(total.w))
                 var mean = sum * reciprocal
                 mean = SIMD4(mean.x * colourScale, mean.y * colourScale, mean.z * colourScale, mean.w)
-                UnsafeMutableRawPointer(base + x * 4).storeBytes(
-                    of: PixelConversion.bytes(mean.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))), as: SIMD4<UInt8>.self
-                )
+                // A mean of bytes (or of byte products over 255) is within 0...255: no clamp needed.
+                UnsafeMutableRawPointer(base + x * 4).storeBytes(of: PixelConversion.bytes(mean), as: SIMD4<UInt8>.self)
             }
         }
         sums.update(repeating: 0, count: sourceWidth * 4)

@@ -101,15 +101,16 @@ package enum LanczosResampler {
 
     @inline(__always)
     private static func storeRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, alpha: Bool, into out: UnsafeMutablePointer<UInt8>) {
-        let low = SIMD4<Float>(repeating: 0), high = SIMD4<Float>(repeating: 255)
+        let white = SIMD4<Float>(repeating: 255)
         for x in 0..<count {
-            var value = row[x].clamped(lowerBound: low, upperBound: high)
+            var value = PixelConversion.clamp(row[x], 0, white)
             if alpha {
                 let a = value.w
                 if a <= 0 {
                     value = .zero
                 } else {
-                    let rgb = SIMD4(value.x, value.y, value.z, 0).clamped(lowerBound: low, upperBound: SIMD4(repeating: a))
+                    // Lanczos overshoot can leave premultiplied colour above alpha: clamp before dividing.
+                    let rgb = PixelConversion.clamp(value, 0, SIMD4(repeating: a))
                     let scale = 255 / a
                     value = SIMD4(rgb.x * scale, rgb.y * scale, rgb.z * scale, a)
                 }

@@ -70,7 +70,11 @@ struct BenchCommand: AsyncParsableCommand {
         print(markdown)
         try markdown.write(toFile: "\(output)/results.md", atomically: true, encoding: .utf8)
         try JSONEncoder.pretty.encode(report).write(to: URL(fileURLWithPath: "\(output)/results.json"))
-        log("wrote \(output)/results.md and results.json")
+        if tools.drawChart(results: "\(output)/results.json", chart: "\(output)/results.png") {
+            log("wrote \(output)/results.md, results.json and the chart results.png")
+        } else {
+            log("wrote \(output)/results.md and results.json (no chart: needs python3 with Pillow)")
+        }
     }
 }
 

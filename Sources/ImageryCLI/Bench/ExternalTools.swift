@@ -18,10 +18,24 @@ struct ExternalTools {
         vips = available ? Measurement.which("vipsthumbnail") : nil
         djpeg = available ? Measurement.which("djpeg") : nil
         python = available ? Measurement.which("python3") : nil
-        let scriptCandidates = ["scripts/bench_pillow.py",
-                                URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../scripts/bench_pillow.py").standardizedFileURL.path]
         let hasPillow = python.map { (try? Measurement.run($0, ["-c", "import PIL"]).status) == 0 } ?? false
-        pillowScript = hasPillow ? scriptCandidates.first { FileManager.default.fileExists(atPath: $0) } : nil
+        pillowScript = hasPillow ? Self.script("bench_pillow.py") : nil
+        chartScript = hasPillow ? Self.script("bench_chart.py") : nil
+    }
+
+    let chartScript: String?
+
+    /// A script in the package's `scripts/` folder, found from the working directory or this source file.
+    private static func script(_ name: String) -> String? {
+        let candidates = ["scripts/\(name)",
+                          URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../scripts/\(name)").standardizedFileURL.path]
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// Renders results.json as a bar chart PNG with Pillow. Returns whether it did.
+    func drawChart(results: String, chart: String) -> Bool {
+        guard let python, let chartScript else { return false }
+        return (try? Measurement.run(python, [chartScript, results, chart]).status) == 0
     }
 
     func versions() -> [String: String] {

@@ -31,7 +31,9 @@ struct RowCollector {
             pixels = []
         } else {
             reducer = nil
-            pixels = [UInt8](repeating: 0, count: width * height * 4)
+            // Not zero-filled: every row is written by the decoder, or padded by a lenient decode,
+            // before the buffer is read; a failed decode discards it.
+            pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
         }
     }
 
