@@ -20,23 +20,14 @@ extension Bitmap {
         var copy = self
         let premultiplied = alphaMode == .premultiplied
         let bg = SIMD3<UInt32>(UInt32(background.red), UInt32(background.green), UInt32(background.blue))
-        copy.pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in 0..<height {
-                let row = buffer.baseAddress! + y * bytesPerRow
-                for x in 0..<width {
-                    let p = row + x * 4
-                    let a = UInt32(p[3])
-                    if a == 255 { continue }
-                    let inverse = 255 - a
-                    let colour = SIMD3<UInt32>(UInt32(p[0]), UInt32(p[1]), UInt32(p[2]))
-                    let foreground = premultiplied ? colour &* 255 : colour &* a
-                    let mixed = (foreground &+ bg &* inverse &+ 127) / 255
-                    p[0] = UInt8(truncatingIfNeeded: min(mixed.x, 255))
-                    p[1] = UInt8(truncatingIfNeeded: min(mixed.y, 255))
-                    p[2] = UInt8(truncatingIfNeeded: min(mixed.z, 255))
-                    p[3] = 255
-                }
-            }
+        copy.updateTranslucentPixels { p, a in
+            let colour = SIMD3<UInt32>(UInt32(p[0]), UInt32(p[1]), UInt32(p[2]))
+            let foreground = premultiplied ? colour &* 255 : colour &* a
+            let mixed = (foreground &+ bg &* (255 - a) &+ 127) / 255
+            p[0] = UInt8(truncatingIfNeeded: min(mixed.x, 255))
+            p[1] = UInt8(truncatingIfNeeded: min(mixed.y, 255))
+            p[2] = UInt8(truncatingIfNeeded: min(mixed.z, 255))
+            p[3] = 255
         }
         copy.alphaMode = .opaque
         return copy
@@ -46,20 +37,24 @@ extension Bitmap {
     public func withStraightAlpha() -> Bitmap {
         guard alphaMode == .premultiplied else { return self }
         var copy = self
-        copy.pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in 0..<height {
-                let row = buffer.baseAddress! + y * bytesPerRow
-                for x in 0..<width {
-                    let p = row + x * 4
-                    let a = UInt32(p[3])
-                    if a == 255 { continue }
-                    if a == 0 { p[0] = 0; p[1] = 0; p[2] = 0; continue }
-                    for c in 0..<3 { p[c] = UInt8(min(255, (UInt32(p[c]) * 255 + a / 2) / a)) }
-                }
-            }
+        copy.updateTranslucentPixels { p, a in
+            for c in 0..<3 { p[c] = a == 0 ? 0 : UInt8(min(255, (UInt32(p[c]) * 255 + a / 2) / a)) }
         }
         copy.alphaMode = .straight
         return copy
+    }
+
+    /// Calls `body` with each pixel whose alpha is below 255, and that alpha.
+    private mutating func updateTranslucentPixels(_ body: (UnsafeMutablePointer<UInt8>, UInt32) -> Void) {
+        let (width, height, bytesPerRow) = (self.width, self.height, self.bytesPerRow)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in 0..<height {
+                let row = buffer.baseAddress! + y * bytesPerRow
+                for x in 0..<width where row[x * 4 + 3] != 255 {
+                    body(row + x * 4, UInt32(row[x * 4 + 3]))
+                }
+            }
+        }
     }
 
     /// The pixels as tightly packed RGBA rows (no row padding).

@@ -56,16 +56,9 @@ public enum Resize: Sendable, Hashable, CustomStringConvertible {
                 outputSize: output,
                 sourceRect: SourceRect(x: (sw - cropWidth) / 2, y: (sh - cropHeight) / 2, width: cropWidth, height: cropHeight)
             )
-        case let .width(width):
-            guard width > 0 else { throw .invalidRequest("target width \(width) must be positive") }
-            let scale = limited(Double(width) / sw)
-            return ResizePlan(
-                outputSize: PixelSize(width: Self.round(sw * scale, max: .max), height: Self.round(sh * scale, max: .max)),
-                sourceRect: SourceRect(x: 0, y: 0, width: sw, height: sh)
-            )
-        case let .height(height):
-            guard height > 0 else { throw .invalidRequest("target height \(height) must be positive") }
-            let scale = limited(Double(height) / sh)
+        case .width(let length), .height(let length):
+            guard length > 0 else { throw .invalidRequest("target \(self) must be positive") }
+            let scale = limited(Double(length) / (self == .width(length) ? sw : sh))
             return ResizePlan(
                 outputSize: PixelSize(width: Self.round(sw * scale, max: .max), height: Self.round(sh * scale, max: .max)),
                 sourceRect: SourceRect(x: 0, y: 0, width: sw, height: sh)

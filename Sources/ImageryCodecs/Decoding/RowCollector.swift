@@ -1,0 +1,79 @@
+import Imagery
+
+/// Collects decoded rows either straight into the result or through a ``BoxReducer``.
+struct RowCollector {
+    let width: Int
+    let height: Int
+    let factor: Int
+    private var pixels: [UInt8]
+    private let reducer: BoxReducer?
+    private(set) var rowsReceived = 0
+
+    init(width: Int, height: Int, factor: Int, hasAlpha: Bool) {
+        self.width = width
+        self.height = height
+        self.factor = factor
+        if factor > 1 {
+            reducer = BoxReducer(sourceWidth: width, sourceHeight: height, factor: factor, hasAlpha: hasAlpha)
+            pixels = []
+        } else {
+            reducer = nil
+            // Not zero-filled: every row is written by the decoder, or padded by a lenient decode,
+            // before the buffer is read; a failed decode discards it.
+            pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
+        }
+    }
+
+    var outputSize: PixelSize {
+        factor > 1 ? PixelSize(width: (width + factor - 1) / factor, height: (height + factor - 1) / factor)
+            : PixelSize(width: width, height: height)
+    }
+
+    /// Lets `fill` write up to `maxRows` rows (4 bytes a pixel, tightly packed) and returns how many it wrote.
+    mutating func fillRows<E: Error>(
+        maxRows: Int, scratch: inout [UInt8],
+        _ fill: (UnsafeMutablePointer<UInt8>, Int) throws(E) -> Int
+    ) throws(E) -> Int {
+        let count = min(maxRows, height - rowsReceived)
+        guard count > 0 else { return 0 }
+        let written: Int
+        if reducer != nil {
+            if scratch.count < count * width * 4 { scratch = [UInt8](repeating: 0, count: count * width * 4) }
+            let result: Result<Int, E> = scratch.withUnsafeMutableBufferPointer { buffer in
+                Result { () throws(E) -> Int in try fill(buffer.baseAddress!, count) }
+            }
+            written = try result.get()
+            scratch.withUnsafeBufferPointer { buffer in
+                reducer?.consume(rows: buffer.baseAddress!, bytesPerRow: width * 4, count: written)
+            }
+        } else {
+            let offset = rowsReceived * width * 4
+            let result: Result<Int, E> = pixels.withUnsafeMutableBufferPointer { buffer in
+                Result { () throws(E) -> Int in try fill(buffer.baseAddress! + offset, count) }
+            }
+            written = try result.get()
+        }
+        rowsReceived += written
+        return written
+    }
+
+    /// Fills the rows not yet received with opaque grey (lenient decodes of damaged data).
+    mutating func padRemainingRows() {
+        var scratch: [UInt8] = []
+        let rowBytes = width * 4
+        let grey = [UInt8](repeating: 128, count: rowBytes)
+        while rowsReceived < height {
+            _ = fillRows(maxRows: 16, scratch: &scratch) { (rows: UnsafeMutablePointer<UInt8>, count: Int) -> Int in
+                for row in 0..<count {
+                    grey.withUnsafeBufferPointer { (rows + row * rowBytes).update(from: $0.baseAddress!, count: rowBytes) }
+                    for x in stride(from: 3, to: rowBytes, by: 4) { rows[row * rowBytes + x] = 255 }
+                }
+                return count
+            }
+        }
+    }
+
+    func finish() -> [UInt8] {
+        reducer?.finish() ?? pixels
+    }
+}
