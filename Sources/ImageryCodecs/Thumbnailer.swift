@@ -18,6 +18,7 @@ public struct Thumbnailer: Sendable {
     /// Decoder limits and damage policy; `draft` is set from ``resize``.
     public var decodingOptions: DecodingOptions
 
+    /// A thumbnailer for `resize`, with default decoding limits and the strict policy.
     public init(resize: Resize, allowsUpscaling: Bool = false, decodingOptions: DecodingOptions = DecodingOptions()) {
         self.resize = resize
         self.allowsUpscaling = allowsUpscaling

@@ -30,6 +30,7 @@ public struct DecodingOptions: Sendable, Hashable {
     /// (ordinary files have about 10).
     public var maximumProgressiveScans: Int = 1000
 
+    /// The defaults: 100 MP limit, strict policy, no draft, orientation and sRGB conversion on.
     public init() {}
 }
 

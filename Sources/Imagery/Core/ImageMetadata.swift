@@ -20,6 +20,7 @@ public struct ImageMetadata: Sendable, Hashable {
     /// Damage a ``DecodingPolicy/lenient`` decode tolerated. Empty for a complete image.
     public var warnings: [String]
 
+    /// Metadata for an image of `originalWidth` × `originalHeight` stored pixels.
     public init(
         format: ImageFormat?,
         originalWidth: Int,
@@ -48,6 +49,7 @@ public struct ColorProfileInfo: Sendable, Hashable {
     /// `true` when the pixels were converted from this profile to sRGB.
     public var convertedToSRGB: Bool
 
+    /// Describes a profile named `name`.
     public init(name: String, convertedToSRGB: Bool) {
         self.name = name
         self.convertedToSRGB = convertedToSRGB

@@ -78,6 +78,7 @@ public struct ResizePlan: Sendable, Hashable {
     /// The region of the source that maps onto the output, in source pixels.
     public var sourceRect: SourceRect
 
+    /// A plan that maps `sourceRect` onto an image of `outputSize`.
     public init(outputSize: PixelSize, sourceRect: SourceRect) {
         self.outputSize = outputSize
         self.sourceRect = sourceRect
@@ -99,11 +100,16 @@ public struct ResizePlan: Sendable, Hashable {
 
 /// A rectangle in continuous source-pixel coordinates: pixel `k` covers `k..<k+1`.
 public struct SourceRect: Sendable, Hashable {
+    /// Left edge, in source pixels.
     public var x: Double
+    /// Top edge, in source pixels.
     public var y: Double
+    /// Width, in source pixels.
     public var width: Double
+    /// Height, in source pixels.
     public var height: Double
 
+    /// A rectangle from its origin and size.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y

@@ -2,7 +2,7 @@ import Imagery
 
 /// The default decoder: recognises the format from the bytes and decodes JPEG, PNG, GIF
 /// (first frame) and, with the `WebP` package trait, WebP. HEIC, AVIF, TIFF and BMP are
-/// recognised and refused with ``ImageError/unsupportedFormat(_:reason:)``.
+/// recognised and refused with `ImageError.unsupportedFormat`.
 ///
 /// The result is upright (EXIF orientation applied) and in sRGB, with straight alpha.
 ///
@@ -16,6 +16,7 @@ import Imagery
 /// let draft = try ImageDecoder().decode(bytes, options: options)
 /// ```
 public struct ImageDecoder: ImageDecoding {
+    /// The default decoder.
     public init() {}
 
     /// The formats this build can decode.
@@ -27,6 +28,9 @@ public struct ImageDecoder: ImageDecoding {
         #endif
     }
 
+    /// Decodes `data` into an upright sRGB bitmap with straight alpha.
+    ///
+    /// - Throws: `ImageError` naming the format and what was wrong.
     public func decode(_ data: [UInt8], options: DecodingOptions = DecodingOptions()) throws(ImageError) -> Bitmap {
         var decoded = try decodeStored(data, options: options)
         if decoded.bitmap.alphaMode == .premultiplied { decoded.bitmap = decoded.bitmap.withStraightAlpha() }

@@ -10,6 +10,7 @@ import Imagery
 /// let png = try ImageEncoder(format: .png).encode(thumbnail)
 /// ```
 public struct ImageEncoder: ImageEncoding {
+    /// The format written.
     public let format: ImageFormat
     /// 1–100 for JPEG and lossy WebP; ignored by PNG. Default 85.
     public var quality: Int
@@ -18,7 +19,7 @@ public struct ImageEncoder: ImageEncoding {
     /// What transparent pixels are composited over for formats without alpha. Default white.
     public var background: RGBA
 
-    /// - Throws: ``ImageError/unsupportedFormat(_:reason:)`` if this build cannot write `format`.
+    /// - Throws: `ImageError.unsupportedFormat` if this build cannot write `format`.
     public init(format: ImageFormat, quality: Int = 85, lossless: Bool = false, background: RGBA = .white) throws(ImageError) {
         guard Self.supportedFormats.contains(format) else {
             throw .unsupportedFormat(format, reason: format == .webp
@@ -40,6 +41,7 @@ public struct ImageEncoder: ImageEncoding {
         #endif
     }
 
+    /// Encodes `bitmap`, which should be upright (see `Bitmap.oriented()`).
     public func encode(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
         switch format {
         case .jpeg:
