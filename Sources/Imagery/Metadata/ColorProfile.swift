@@ -108,7 +108,7 @@ package struct ColorProfile: Sendable {
     /// Converts straight-alpha or opaque RGBA pixels in place from this profile to sRGB.
     package func convertToSRGB(_ bitmap: inout Bitmap) {
         guard !isSRGB else { return }
-        let encode = (0..<4096).map { UInt8(max(0, min(255, (Self.linearToSRGB(Double($0) / 4095) * 255).rounded()))) }
+        let encode = Self.srgbEncodingTable
         let m = matrix
         let (r, g, b) = (curves[0], curves[1], curves[2])
         let width = bitmap.width, height = bitmap.height, stride = bitmap.bytesPerRow
@@ -125,6 +125,11 @@ package struct ColorProfile: Sendable {
                 }
             }
         }
+    }
+
+    /// Linear light in 4,096 steps → 8-bit sRGB, built once.
+    static let srgbEncodingTable: [UInt8] = (0..<4096).map {
+        UInt8(max(0, min(255, (linearToSRGB(Double($0) / 4095) * 255).rounded())))
     }
 
     static func srgbToLinear(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
