@@ -66,8 +66,9 @@ import ImageryCodecs
         #expect(withConversion > withoutConversion + 5, "conversion moves toward LittleCMS: \(withConversion) vs \(withoutConversion) dB")
     }
 
-    @Test func srgbProfileIsRecognisedAndLeftAlone() throws {
-        guard let corpus = TestImages.corpus else { return }
+    @Test(.enabled(if: TestImages.corpusIsAvailable, "needs ../shared/corpus"))
+    func srgbProfileIsRecognisedAndLeftAlone() throws {
+        let corpus = try #require(TestImages.corpus)
         let bytes = [UInt8](try Data(contentsOf: corpus.appendingPathComponent("jpeg_med_base_icc_hubble_1000x872.jpg")))
         let bitmap = try ImageDecoder().decode(bytes)
         #expect(bitmap.metadata.colorProfile?.name == "sRGB IEC61966-2.1")
