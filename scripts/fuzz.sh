@@ -27,7 +27,9 @@ let package = Package(
 )
 MANIFEST
 cd "$root/Fuzz"
-swift build -c release --sanitize=fuzzer --sanitize=address
+# --sanitize applies to this package's own targets only; -Xswiftc/-Xcc carry coverage into Imagery's modules.
+swift build -c release --sanitize=fuzzer --sanitize=address \
+    -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 corpus=$(mktemp -d)
 cp "$root"/Tests/ImageryCodecsTests/Resources/*.{jpg,png,gif,webp} "$corpus"/
 mkdir -p findings
