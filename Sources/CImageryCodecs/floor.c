@@ -19,8 +19,6 @@ static void floor_message(j_common_ptr cinfo, int level) { (void)cinfo; (void)le
 ImgStatus img_jpeg_floor_decode(const uint8_t *data, size_t length, int scale_num, int *out_width, int *out_height) {
     struct jpeg_decompress_struct cinfo;
     struct floor_error error;
-    // Heap-held so that its value is defined after a longjmp.
-    JSAMPARRAY rows = NULL;
     memset(&cinfo, 0, sizeof cinfo);
     cinfo.err = jpeg_std_error(&error.err);
     error.err.error_exit = floor_error_exit;
@@ -36,7 +34,7 @@ ImgStatus img_jpeg_floor_decode(const uint8_t *data, size_t length, int scale_nu
     cinfo.scale_denom = 8;
     cinfo.out_color_space = JCS_RGB;
     jpeg_start_decompress(&cinfo);
-    rows = (*cinfo.mem->alloc_sarray)((j_common_ptr)&cinfo, JPOOL_IMAGE,
+    JSAMPARRAY rows = (*cinfo.mem->alloc_sarray)((j_common_ptr)&cinfo, JPOOL_IMAGE,
                                       cinfo.output_width * cinfo.output_components, 1);
     while (cinfo.output_scanline < cinfo.output_height) jpeg_read_scanlines(&cinfo, rows, 1);
     *out_width = (int)cinfo.output_width;

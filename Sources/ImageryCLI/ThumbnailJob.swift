@@ -54,7 +54,7 @@ struct ThumbnailJob: Sendable {
             }
         }
         progress.finish()
-        report.seconds = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
+        report.seconds = Measurement.milliseconds(clock.now - start) / 1000
         return report
     }
 

@@ -2,6 +2,13 @@
 ///
 /// Every offset is checked against the buffer: hostile EXIF data yields `nil`, never a crash.
 package enum ExifReader {
+    /// The orientation of an EXIF block handed over by a C decoder: ``ImageOrientation/up``
+    /// when there is none or it is malformed.
+    package static func orientation(start: UnsafePointer<UInt8>?, count: Int) -> ImageOrientation {
+        guard let start else { return .up }
+        return orientation(in: UnsafeBufferPointer(start: start, count: count)) ?? .up
+    }
+
     /// The orientation in IFD0 of `tiff` (the bytes after "Exif\0\0"), or `nil` if absent or malformed.
     package static func orientation(in tiff: some Collection<UInt8>) -> ImageOrientation? {
         let bytes = Array(tiff)

@@ -25,8 +25,7 @@ struct RowCollector {
     }
 
     var outputSize: PixelSize {
-        factor > 1 ? PixelSize(width: (width + factor - 1) / factor, height: (height + factor - 1) / factor)
-            : PixelSize(width: width, height: height)
+        reducer.map { PixelSize(width: $0.outputWidth, height: $0.outputHeight) } ?? PixelSize(width: width, height: height)
     }
 
     /// Lets `fill` write up to `maxRows` rows (4 bytes a pixel, tightly packed) and returns how many it wrote.
@@ -61,12 +60,11 @@ struct RowCollector {
     mutating func padRemainingRows() {
         var scratch: [UInt8] = []
         let rowBytes = width * 4
-        let grey = [UInt8](repeating: 128, count: rowBytes)
+        let grey = [UInt8](repeating: 0, count: width).flatMap { _ in [128, 128, 128, 255] as [UInt8] }
         while rowsReceived < height {
             _ = fillRows(maxRows: 16, scratch: &scratch) { (rows: UnsafeMutablePointer<UInt8>, count: Int) -> Int in
                 for row in 0..<count {
                     grey.withUnsafeBufferPointer { (rows + row * rowBytes).update(from: $0.baseAddress!, count: rowBytes) }
-                    for x in stride(from: 3, to: rowBytes, by: 4) { rows[row * rowBytes + x] = 255 }
                 }
                 return count
             }

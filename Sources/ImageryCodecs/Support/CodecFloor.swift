@@ -25,7 +25,7 @@ package enum CodecFloor {
         var info = ImgJpegInfo()
         let status = data.withUnsafeBufferPointer { img_jpeg_read_header(decoder, $0.baseAddress, $0.count, &info) }
         guard status == IMG_OK else { return nil }
-        let orientation = info.exif.map { ExifReader.orientation(in: UnsafeBufferPointer(start: $0, count: info.exif_length)) ?? .up } ?? .up
+        let orientation = ExifReader.orientation(start: info.exif, count: info.exif_length)
         var options = DecodingOptions()
         options.draft = resize
         let scale = options.draftScale(storedSize: PixelSize(width: Int(info.width), height: Int(info.height)), orientation: orientation)

@@ -20,7 +20,7 @@ struct JPEGDecoder: FormatDecoding {
         let width = Int(info.width), height = Int(info.height)
         try options.checkPixelLimit(width: width, height: height)
 
-        let orientation = info.exif.map { ExifReader.orientation(in: UnsafeBufferPointer(start: $0, count: info.exif_length)) ?? .up } ?? .up
+        let orientation = ExifReader.orientation(start: info.exif, count: info.exif_length)
         let icc = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_length)) }
 
         // DCT scaling: the smallest k/8 that still covers the draft; a box stage takes any remaining excess.

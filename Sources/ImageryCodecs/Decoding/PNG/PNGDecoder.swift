@@ -18,7 +18,7 @@ struct PNGDecoder: FormatDecoding {
         try check(img_png_read_info(decoder, &info), decoder, stage: "reading the header")
         let width = Int(info.width), height = Int(info.height)
         try options.checkPixelLimit(width: width, height: height)
-        let orientation = info.exif.map { ExifReader.orientation(in: UnsafeBufferPointer(start: $0, count: Int(info.exif_length))) ?? .up } ?? .up
+        let orientation = ExifReader.orientation(start: info.exif, count: Int(info.exif_length))
         let icc = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.icc_length))) }
         try check(img_png_start(decoder), decoder, stage: "setting up conversion")
 

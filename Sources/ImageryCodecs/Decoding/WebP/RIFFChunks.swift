@@ -10,12 +10,12 @@ struct RIFFChunks {
             let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
             let start = offset + 8
             guard size >= 0, start + size <= bytes.count else { break }
-            var payload = Array(bytes[start..<start + size])
+            // Only the metadata chunks are copied, never the (large) image data.
             if tag == "EXIF" {
-                if payload.starts(with: Array("Exif\0\0".utf8)) { payload.removeFirst(6) }
-                exif = payload
+                let payload = bytes[start..<start + size]
+                exif = Array(payload.starts(with: Array("Exif\0\0".utf8)) ? payload.dropFirst(6) : payload)
             } else if tag == "ICCP" {
-                icc = payload
+                icc = Array(bytes[start..<start + size])
             }
             offset = start + size + (size & 1)
         }
