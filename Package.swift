@@ -24,10 +24,20 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
     ],
     targets: [
-        // Platform-neutral pixel types, resampling, orientation and colour: pure Swift, no C.
-        .target(name: "Imagery", swiftSettings: strictSettings),
+        // The pipeline (loading, coalescing, caching) and the platform-neutral pixel types,
+        // resampling, orientation and colour: Swift and Foundation only, no C, no NIO.
+        .target(
+            name: "Imagery",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings
+        ),
 
         // The only code that touches libjpeg/libpng: it owns every setjmp so that
         // a longjmp never crosses a Swift frame.
@@ -59,6 +69,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageryTests", dependencies: ["Imagery"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ImageryPipelineTests",
+            dependencies: ["Imagery", "ImageryCodecs"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI"], swiftSettings: strictSettings),
         .testTarget(
             name: "ImageryCodecsTests",

@@ -41,14 +41,7 @@ public struct Thumbnailer: Sendable {
     /// Lanczos-3 stage still has at least 2× to work with and does the anti-aliasing. Asking for
     /// the target itself leaves as little as 1× on medium images, where the block averaging of DCT
     /// scaling aliases: 36–41 dB instead of 47–54 dB against the full-decode reference.
-    static func draft(for resize: Resize) -> Resize {
-        switch resize {
-        case let .fit(width, height): .fit(width: width * 2, height: height * 2)
-        case let .fill(width, height): .fill(width: width * 2, height: height * 2)
-        case let .width(width): .width(width * 2)
-        case let .height(height): .height(height * 2)
-        }
-    }
+    static func draft(for resize: Resize) -> Resize { resize.scaled(by: 2) }
 
     /// Decodes, resizes and encodes `data`.
     public func thumbnailData(from data: [UInt8], encoder: some ImageEncoding) throws(ImageError) -> [UInt8] {

@@ -48,13 +48,19 @@ public enum DecodingPolicy: Sendable, Hashable {
 ///
 /// ```swift
 /// struct MyDecoder: ImageDecoding {
-///     func decode(_ data: Data, options: DecodingOptions) throws(ImageError) -> Bitmap { ... }
+///     func decode(_ data: [UInt8], options: DecodingOptions) throws(ImageError) -> Bitmap { ... }
 /// }
+/// let pipeline = ImagePipeline(configuration: .init(decoder: MyDecoder()))
 /// ```
 public protocol ImageDecoding: Sendable {
     /// Decodes `data`, honouring `options`. The result is in sRGB, with orientation applied
     /// unless `options.appliesOrientation` is `false`.
     func decode(_ data: [UInt8], options: DecodingOptions) throws(ImageError) -> Bitmap
+
+    /// Decodes `data` at the size `resize` asks for, upright and in sRGB. A default
+    /// implementation decodes a draft and resizes it; codecs override it to reduce while
+    /// decoding and to orient and convert colour after resizing, on fewer pixels.
+    func decode(_ data: [UInt8], resize: Resize, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> Bitmap
 }
 
 /// Encodes a ``Bitmap`` into bytes: the pluggable encoding stage.

@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// HTTP(S) through one URLSession. `URLSession.bytes(for:)` does not exist on Linux, so bytes
+/// and progress arrive through a session delegate (``HTTPSessionDelegate``), which also
+/// enforces the size limit while the body streams in.
+final class HTTPDataLoader: Sendable {
+    private let session: URLSession
+    private let delegate: HTTPSessionDelegate
+    private let configuration: DataLoader.Configuration
+
+    init(configuration: DataLoader.Configuration) {
+        self.configuration = configuration
+        let delegate = HTTPSessionDelegate()
+        let sessionConfiguration = URLSessionConfiguration.default
+        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout.seconds
+        // The pipeline has its own memory and disk caches; URLCache would hold a second copy.
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        self.delegate = delegate
+        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        // A session retains its delegate until it is invalidated.
+        session.finishTasksAndInvalidate()
+    }
+
+    func load(
+        _ url: URL,
+        headers: [String: String],
+        source: String,
+        progress: @escaping @Sendable (DataProgress) -> Void
+    ) async throws(DataLoadingError) -> [UInt8] {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = configuration.timeout.seconds
+        for (name, value) in configuration.additionalHeaders.merging(headers, uniquingKeysWith: { $1 }) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        let task = session.dataTask(with: request)
+        let transfer = HTTPSessionDelegate.Transfer(
+            source: source, limit: configuration.maximumResponseSize, progress: progress
+        )
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                delegate.start(task, transfer: transfer, continuation: continuation)
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        return try result.get()
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation's `TimeInterval`.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}

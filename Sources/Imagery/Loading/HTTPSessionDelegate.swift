@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Receives every task's response, bytes and completion for ``HTTPDataLoader``'s session and
+/// resumes the waiting caller exactly once.
+final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    struct Transfer {
+        let source: String
+        let limit: Int
+        let progress: @Sendable (DataProgress) -> Void
+        var bytes: [UInt8] = []
+        var expected: Int64?
+        /// Set when the delegate itself stops the task (bad status, too large), so the
+        /// resulting `URLError.cancelled` is reported as what really happened.
+        var failure: DataLoadingError?
+        var continuation: CheckedContinuation<Result<[UInt8], DataLoadingError>, Never>?
+
+        init(source: String, limit: Int, progress: @escaping @Sendable (DataProgress) -> Void) {
+            self.source = source
+            self.limit = limit
+            self.progress = progress
+        }
+    }
+
+    private let transfers = Mutex<[Int: Transfer]>([:])
+
+    func start(
+        _ task: URLSessionDataTask,
+        transfer: Transfer,
+        continuation: CheckedContinuation<Result<[UInt8], DataLoadingError>, Never>
+    ) {
+        var transfer = transfer
+        transfer.continuation = continuation
+        transfers.withLock { $0[task.taskIdentifier] = transfer }
+        task.resume()
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+        let expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+        let failure: DataLoadingError? = transfers.withLock { transfers in
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
+            if status == 404 || status == 410 {
+                transfer.failure = .notFound(source: transfer.source)
+            } else if !(200...299).contains(status) {
+                transfer.failure = .httpStatus(status, source: transfer.source)
+            } else if let expected, expected > Int64(transfer.limit) {
+                transfer.failure = .tooLarge(source: transfer.source, limit: transfer.limit)
+            } else {
+                transfer.expected = expected
+                transfer.bytes.reserveCapacity(Int(min(expected ?? 0, Int64(transfer.limit))))
+            }
+            let failure = transfer.failure
+            transfers[dataTask.taskIdentifier] = transfer
+            return failure
+        }
+        completionHandler(failure == nil ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let update: (DataProgress, @Sendable (DataProgress) -> Void)? = transfers.withLock { transfers in
+            let id = dataTask.taskIdentifier
+            guard transfers[id] != nil, transfers[id]!.failure == nil else { return nil }
+            if transfers[id]!.bytes.count + data.count > transfers[id]!.limit {
+                transfers[id]!.failure = .tooLarge(source: transfers[id]!.source, limit: transfers[id]!.limit)
+                transfers[id]!.bytes = []
+                return nil
+            }
+            transfers[id]!.bytes.append(contentsOf: data)
+            let transfer = transfers[id]!
+            return (DataProgress(completed: Int64(transfer.bytes.count), total: transfer.expected), transfer.progress)
+        }
+        guard let (progress, report) = update else {
+            dataTask.cancel()
+            return
+        }
+        report(progress)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let result: Result<[UInt8], DataLoadingError>
+        if let failure = transfer.failure {
+            result = .failure(failure)
+        } else if let error {
+            result = .failure(Self.loadingError(error, source: transfer.source))
+        } else {
+            result = .success(transfer.bytes)
+        }
+        transfer.continuation?.resume(returning: result)
+    }
+
+    private static func loadingError(_ error: any Error, source: String) -> DataLoadingError {
+        guard let urlError = error as? URLError else {
+            return .connectionFailed(source: source, detail: String(describing: error))
+        }
+        switch urlError.code {
+        case .cancelled: return .cancelled
+        case .timedOut: return .timedOut(source: source)
+        case .unsupportedURL, .badURL: return .unsupportedSource(source)
+        default: return .connectionFailed(source: source, detail: urlError.localizedDescription)
+        }
+    }
+}

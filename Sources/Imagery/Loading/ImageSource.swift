@@ -1,0 +1,88 @@
+import Foundation
+
+/// Where an image's bytes come from: an HTTP(S) URL, a local file, or an async closure.
+///
+/// A source has an ``identity``, the string that keys coalescing and caching. It is computed
+/// once, when the source is made, so a cache lookup never formats a URL.
+///
+/// ```swift
+/// let remote = ImageSource.url(URL(string: "https://example.com/a.jpg")!)
+/// let privateImage = ImageSource.url(url, headers: ["Authorization": "Bearer \(token)"])
+/// let local = ImageSource.file("/var/photos/b.png")
+/// let generated = ImageSource.custom(id: "avatar-42") { try await database.avatar(42) }
+/// ```
+public struct ImageSource: Sendable, CustomStringConvertible {
+    /// What the source is.
+    public enum Kind: Sendable {
+        /// An `http`, `https` or `file` URL, with extra request headers.
+        case url(URL, headers: [String: String])
+        /// A local file path.
+        case file(path: String)
+        /// Bytes produced by a caller's closure; `id` names them for caching.
+        case custom(id: String, load: @Sendable () async throws -> [UInt8])
+    }
+
+    /// What the source is.
+    public let kind: Kind
+
+    /// The key for coalescing and caching: the URL, path or custom id, plus a digest of any
+    /// credential header (`Authorization`, `Cookie`), so that two users never share an entry.
+    public let identity: String
+
+    /// The digest of credential headers, or `""`: kept apart so that a request's
+    /// ``ImageRequest/cacheIdentity`` can replace the rest of the identity but never this.
+    let credentialSuffix: String
+
+    /// An `http(s)` or `file` URL, with optional request headers.
+    ///
+    /// Headers that carry credentials (`Authorization`, `Cookie`, `Proxy-Authorization`)
+    /// change the response, so a digest of their values becomes part of ``identity``.
+    public static func url(_ url: URL, headers: [String: String] = [:]) -> ImageSource {
+        ImageSource(kind: .url(url, headers: headers), base: url.absoluteString, headers: headers)
+    }
+
+    /// A file on the local file system.
+    public static func file(_ path: String) -> ImageSource {
+        ImageSource(kind: .file(path: path), base: "file://" + path, headers: [:])
+    }
+
+    /// Bytes from any async producer (a photo library, a database, generated data).
+    ///
+    /// `id` must name the bytes uniquely: two sources with one id are treated as one image.
+    public static func custom(id: String, _ load: @escaping @Sendable () async throws -> [UInt8]) -> ImageSource {
+        ImageSource(kind: .custom(id: id, load: load), base: "custom:" + id, headers: [:])
+    }
+
+    private init(kind: Kind, base: String, headers: [String: String]) {
+        self.kind = kind
+        self.credentialSuffix = Self.credentialSuffix(headers)
+        self.identity = base + credentialSuffix
+    }
+
+    /// The names of request headers whose values change who the response is for.
+    static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    private static func credentialSuffix(_ headers: [String: String]) -> String {
+        let credentials = headers
+            .filter { credentialHeaders.contains($0.key.lowercased()) }
+            .map { $0.key.lowercased() + "=" + $0.value }
+            .sorted()
+        guard !credentials.isEmpty else { return "" }
+        return "#credential=" + StableDigest.hex(of: credentials.joined(separator: "\n"))
+    }
+
+    /// The source for logs and errors: the URL without its query (which may carry a
+    /// presigned signature or a token), the path, or the custom id. Never a header value.
+    public var description: String {
+        switch kind {
+        case let .url(url, _):
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<url>" }
+            if components.query != nil { components.query = "…" }
+            components.user = nil
+            components.password = nil
+            return components.string?.replacingOccurrences(of: "%E2%80%A6", with: "…") ?? "<url>"
+        case let .file(path): return path
+        case let .custom(id, _): return "custom:\(id)"
+        }
+    }
+}

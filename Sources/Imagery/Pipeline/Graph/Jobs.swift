@@ -1,0 +1,41 @@
+/// One download shared by every decode job that needs the same source.
+@PipelineActor
+final class FetchJob {
+    let key: String
+    let source: ImageSource
+    /// The decode jobs waiting for the bytes.
+    var waiters: [ObjectIdentifier: DecodeJob] = [:]
+    var item: WorkQueue.Item?
+    var work: Task<Void, Never>?
+    var progress: DataProgress?
+
+    init(key: String, source: ImageSource) {
+        self.key = key
+        self.source = source
+    }
+
+    var priority: ImageRequest.Priority { waiters.values.lazy.map(\.priority).max() ?? .veryLow }
+}
+
+/// One decode (and resize) shared by every caller with the same ``ImageCacheKey``.
+@PipelineActor
+final class DecodeJob {
+    let key: ImageCacheKey
+    let request: ImageRequest
+    var tasks: [UInt64: ImageTask] = [:]
+    var fetch: FetchJob?
+    var item: WorkQueue.Item?
+    var work: Task<Void, Never>?
+    /// The highest priority among ``tasks``, kept current by the graph.
+    var priority: ImageRequest.Priority
+
+    init(key: ImageCacheKey, request: ImageRequest) {
+        self.key = key
+        self.request = request
+        self.priority = request.priority
+    }
+
+    func highestTaskPriority() -> ImageRequest.Priority {
+        tasks.values.lazy.map(\.priority).max() ?? .veryLow
+    }
+}

@@ -1,0 +1,80 @@
+/// Bounded concurrency with priorities: at most `limit` items run at once; waiting items start
+/// highest priority first, first come first served within a priority, and an item whose
+/// priority changes while it waits moves to its new place.
+@PipelineActor
+final class WorkQueue {
+    final class Item {
+        fileprivate(set) var priority: ImageRequest.Priority
+        fileprivate var state: State = .waiting
+        fileprivate let start: @PipelineActor () -> Void
+
+        fileprivate enum State { case waiting, running, done }
+
+        fileprivate init(priority: ImageRequest.Priority, start: @escaping @PipelineActor () -> Void) {
+            self.priority = priority
+            self.start = start
+        }
+    }
+
+    let limit: Int
+    private(set) var running = 0
+    /// One FIFO per priority level.
+    private var waiting: [[Item]] = Array(repeating: [], count: ImageRequest.Priority.allCases.count)
+
+    nonisolated init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    var waitingCount: Int { waiting.reduce(0) { $0 + $1.count } }
+
+    /// Queues `start`, which is called on the actor when a slot is free. The work it starts
+    /// must call ``finished(_:)`` exactly once when it ends.
+    @discardableResult
+    func enqueue(priority: ImageRequest.Priority, start: @escaping @PipelineActor () -> Void) -> Item {
+        let item = Item(priority: priority, start: start)
+        waiting[priority.rawValue].append(item)
+        drain()
+        return item
+    }
+
+    func setPriority(_ item: Item, to priority: ImageRequest.Priority) {
+        guard item.priority != priority else { return }
+        if item.state == .waiting, let index = waiting[item.priority.rawValue].firstIndex(where: { $0 === item }) {
+            waiting[item.priority.rawValue].remove(at: index)
+            waiting[priority.rawValue].append(item)
+        }
+        item.priority = priority
+    }
+
+    /// Removes a waiting item. A running item is stopped by its owner, which then calls
+    /// ``finished(_:)``: the slot stays taken until the work has really stopped.
+    func cancel(_ item: Item) {
+        guard item.state == .waiting else { return }
+        if let index = waiting[item.priority.rawValue].firstIndex(where: { $0 === item }) {
+            waiting[item.priority.rawValue].remove(at: index)
+        }
+        item.state = .done
+    }
+
+    func finished(_ item: Item) {
+        guard item.state == .running else { return }
+        item.state = .done
+        running -= 1
+        drain()
+    }
+
+    private func drain() {
+        while running < limit, let item = popHighest() {
+            item.state = .running
+            running += 1
+            item.start()
+        }
+    }
+
+    private func popHighest() -> Item? {
+        for level in waiting.indices.reversed() where !waiting[level].isEmpty {
+            return waiting[level].removeFirst()
+        }
+        return nil
+    }
+}

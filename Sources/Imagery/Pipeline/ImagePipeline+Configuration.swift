@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+
+extension ImagePipeline {
+    /// Everything a pipeline is built from: its stages, its limits and where it reports.
+    ///
+    /// Start from `.standard` (in `ImageryCodecs`, which supplies the decoder) and change
+    /// what you need:
+    ///
+    /// ```swift
+    /// var configuration = ImagePipeline.Configuration.standard
+    /// configuration.maximumConcurrentDownloads = 4
+    /// configuration.imageCache = ImageCache(costLimit: 100 << 20)
+    /// let pipeline = ImagePipeline(configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        // MARK: Stages
+
+        /// Fetches the bytes of every source. Default: a new ``DataLoader``.
+        public var dataLoader: any DataLoading
+        /// Turns bytes into bitmaps at the requested size. No default here: `ImageryCodecs`
+        /// supplies one (libjpeg-turbo, libpng) through `Configuration.standard`.
+        public var decoder: any ImageDecoding
+        /// The memory cache, or `nil` for none. Default: a new ``ImageCache`` with its defaults.
+        public var imageCache: ImageCache?
+
+        // MARK: Limits
+
+        /// Downloads that run at once; the rest wait in priority order. Default: 6.
+        public var maximumConcurrentDownloads = 6
+        /// Decodes that run at once; the rest wait in priority order. Default: the number of
+        /// active processors.
+        public var maximumConcurrentDecodes = ProcessInfo.processInfo.activeProcessorCount
+
+        // MARK: Observability
+
+        /// Where the pipeline logs: download starts and finishes at `debug`, failures at
+        /// `notice`. Sources are logged without their query string. Default: label
+        /// `"imagery.pipeline"`.
+        public var logger = Logger(label: "imagery.pipeline")
+        /// The prefix of the swift-metrics counter labels (`imagery_requests_total`,
+        /// `imagery_failures_total{kind=…}` …). Default: `"imagery"`.
+        public var metricsPrefix = "imagery"
+
+        /// A configuration with `decoder` and every other default.
+        public init(decoder: any ImageDecoding, dataLoader: any DataLoading = DataLoader()) {
+            self.decoder = decoder
+            self.dataLoader = dataLoader
+            self.imageCache = ImageCache()
+        }
+
+        /// A copy changed by `modify`, for one-expression configuration.
+        ///
+        /// ```swift
+        /// let pipeline = ImagePipeline(configuration: .standard.with { $0.imageCache = nil })
+        /// ```
+        public func with(_ modify: (inout Configuration) -> Void) -> Configuration {
+            var copy = self
+            modify(&copy)
+            return copy
+        }
+    }
+}

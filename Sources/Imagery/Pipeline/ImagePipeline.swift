@@ -1,0 +1,176 @@
+import Logging
+
+// The task graph. Boxes on the left belong to callers; everything inside the frame runs on
+// PipelineActor (one isolation domain, plain synchronous calls); the loader and the decoder
+// run off it, each in its own Task, and report back with one hop.
+//
+//  caller                     PipelineActor                               off the actor
+//  ──────                     ─────────────────────────────────────────   ─────────────
+//  cachedImage(for:) ─► ImageCache (lock, no hop) ─► hit
+//  image(for:) ───┐
+//  imageTask ─────┼─► ImageTask ──► DecodeJob ─────────► FetchJob ───────► DataLoading
+//  events(for:) ──┘    (one per     (one per ImageCacheKey:   (one per source:   (URLSession,
+//                       caller)      same source + size)       any size)          file, closure)
+//                        │  cancel      │ priority = max of      │ priority = max of
+//                        │  priority    │ its tasks              │ its decode jobs
+//                        ▼              ▼                        ▼
+//                     refcount:     WorkQueue "decodes"       WorkQueue "downloads"
+//                     last one      (≤ cores, by priority)    (≤ 6, by priority)
+//                     out cancels        │                        │
+//                     the job            └──────► ImageDecoding ◄─┘ bytes
+//                                                 (@concurrent: draft decode + resize)
+//
+// A task that leaves unsubscribes from its DecodeJob; a DecodeJob with no tasks left cancels
+// its decode and unsubscribes from its FetchJob; a FetchJob with no decode jobs left cancels
+// the download, which closes the connection and frees the bytes.
+
+/// Loads images: one download per source and one decode per size, however many callers ask
+/// at once; stops work nobody waits for; caches the results in memory.
+///
+/// ```swift
+/// import Imagery
+/// import ImageryCodecs
+///
+/// let pipeline = ImagePipeline(configuration: .standard)
+/// let request = ImageRequest(url: url, resize: .fit(width: 256, height: 256))
+/// let response = try await pipeline.image(for: request)
+/// print(response.image.width, response.origin)   // 256 source
+///
+/// // In a list cell, show a cached image in the same frame, with no placeholder flash:
+/// if let hit = pipeline.cachedImage(for: request) { cell.show(hit.image) }
+/// ```
+///
+/// Cancelling the Swift task that awaits ``image(for:)`` detaches only that caller; see
+/// ``ImageTask`` for explicit priority changes and cancellation.
+public final class ImagePipeline: Sendable {
+    /// What the pipeline was built from.
+    public let configuration: Configuration
+    /// The memory cache, if the configuration has one.
+    public var cache: ImageCache? { configuration.imageCache }
+
+    let graph: PipelineGraph
+    let stats: PipelineStatistics
+    let prefetches = PrefetchRegistry()
+
+    /// A pipeline built from `configuration`.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.stats = PipelineStatistics(metricsPrefix: configuration.metricsPrefix)
+        self.graph = PipelineGraph(configuration: configuration, statistics: stats)
+    }
+
+    /// Counters since the pipeline was made: requests, coalesced, memory and disk hits,
+    /// downloads, bytes, decodes, failures by kind.
+    public var statistics: Statistics { stats.snapshot }
+
+    /// The cache key `request` is stored under.
+    public func cacheKey(for request: ImageRequest) -> ImageCacheKey {
+        Self.cacheKey(for: request, loader: configuration.dataLoader)
+    }
+
+    static func cacheKey(for request: ImageRequest, loader: any DataLoading) -> ImageCacheKey {
+        var sourceKey = request.cacheIdentity.map { $0 + request.source.credentialSuffix } ?? request.source.identity
+        if let partition = loader.cachePartition(for: request.source) { sourceKey += "|" + partition }
+        return ImageCacheKey(
+            sourceKey: sourceKey,
+            resize: request.resize,
+            allowsUpscaling: request.allowsUpscaling,
+            policy: request.decodingPolicy
+        )
+    }
+
+    /// The image for `request` if it is in the memory cache, without suspending: callable
+    /// from any thread or actor, so a view can show it in the frame it is configured.
+    /// Does not count as a request in ``statistics``. O(1).
+    public func cachedImage(for request: ImageRequest) -> ImageResponse? {
+        guard let cache = configuration.imageCache, !request.options.contains(.skipMemoryCacheRead) else { return nil }
+        return cache[cacheKey(for: request)].map { ImageResponse(image: $0.image, origin: .memory) }
+    }
+
+    /// Loads the image for `request`: from memory without leaving the caller's executor, or
+    /// by joining or starting the shared download and decode.
+    ///
+    /// Cancelling the calling task detaches only this caller: it gets
+    /// ``ImagePipelineError/cancelled`` at once, and the shared work stops only when no
+    /// caller is left.
+    ///
+    /// ```swift
+    /// let response = try await pipeline.image(for: ImageRequest(url: url, resize: .fit(width: 64, height: 64)))
+    /// ```
+    nonisolated(nonsending)
+    public func image(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
+        stats.recordRequest()
+        if let hit = memoryHit(for: request) { return hit }
+        let task = ImageTask(request: request, graph: graph)
+        let outcome = await withTaskCancellationHandler {
+            await graph.start(task)
+            return await task.outcome()
+        } onCancel: {
+            task.cancel()
+        }
+        return try outcome.get()
+    }
+
+    /// Starts loading `request` and returns its task at once, for callers that change
+    /// priority or cancel explicitly.
+    ///
+    /// ```swift
+    /// let task = pipeline.imageTask(with: request)
+    /// task.priority = .veryHigh
+    /// let response = try await task.response
+    /// ```
+    public func imageTask(with request: ImageRequest) -> ImageTask {
+        stats.recordRequest()
+        let task = ImageTask(request: request, graph: graph)
+        start(task)
+        return task
+    }
+
+    /// Progress of the shared download, then the image, as an async sequence. Ending the
+    /// iteration early cancels this caller's interest.
+    ///
+    /// ```swift
+    /// for try await event in pipeline.events(for: request) {
+    ///     switch event {
+    ///     case .progress(let progress): bar.fraction = progress.fraction ?? 0
+    ///     case .finished(let response): imageView.show(response.image)
+    ///     }
+    /// }
+    /// ```
+    public func events(for request: ImageRequest) -> AsyncThrowingStream<ImageTask.Event, any Error> {
+        stats.recordRequest()
+        let task = ImageTask(request: request, graph: graph)
+        return AsyncThrowingStream { continuation in
+            task.observe(
+                events: { continuation.yield($0) },
+                finish: { outcome in
+                    if case let .failure(error) = outcome { continuation.finish(throwing: error) } else { continuation.finish() }
+                }
+            )
+            continuation.onTermination = { _ in task.cancel() }
+            start(task)
+        }
+    }
+
+    /// Waits until no download or decode is queued or running.
+    public func waitUntilIdle() async {
+        await graph.waitUntil { $0.isIdle }
+    }
+
+    // MARK: - Internals
+
+    private func memoryHit(for request: ImageRequest) -> ImageResponse? {
+        guard let hit = cachedImage(for: request) else { return nil }
+        stats.recordMemoryHit()
+        return hit
+    }
+
+    /// Answers a memory hit on the spot; otherwise hands the task to the graph.
+    func start(_ task: ImageTask) {
+        if let hit = memoryHit(for: task.request) {
+            task.finish(.success(hit))
+            return
+        }
+        Task { @PipelineActor [graph] in graph.start(task) }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// What to load and how to present it: the source, the target size, the priority and the
+/// cache options, all as typed properties.
+///
+/// ```swift
+/// var request = ImageRequest(url: url, resize: .fit(width: 256, height: 256))
+/// request.priority = .high
+/// request.options.insert(.reloadIgnoringCachedData)
+/// request.cacheIdentity = url.deletingQuery     // presigned URLs: drop the volatile signature
+/// ```
+public struct ImageRequest: Sendable, CustomStringConvertible {
+    /// Where the bytes come from.
+    public var source: ImageSource
+    /// The size to present the image at, or `nil` for the full-size image. Decoding reduces
+    /// while it decodes when it can (JPEG DCT scaling), so a thumbnail never costs a full decode.
+    public var resize: Resize?
+    /// Whether a source smaller than ``resize`` is enlarged. Default: `false`.
+    public var allowsUpscaling: Bool = false
+    /// How soon this request's work runs among waiting work. Default: ``Priority/normal``.
+    public var priority: Priority = .normal
+    /// Cache behaviour. Default: none set (read and write the memory cache).
+    public var options: Options = []
+    /// Replaces the source's identity in cache keys and for coalescing: for example a stable
+    /// photo id for a presigned URL whose query changes. Credentials in the source's headers
+    /// stay part of the key whatever this says. Default: `nil`, the source's own identity.
+    public var cacheIdentity: String?
+    /// Whether damaged data yields an error or a flagged partial image. Default: `.strict`.
+    public var decodingPolicy: DecodingPolicy = .strict
+    /// The largest image accepted, checked against the header before any pixel memory is
+    /// allocated. Default: 100 megapixels.
+    public var maximumPixelCount: Int = 100_000_000
+
+    /// A request for `source`, presented at `resize`.
+    public init(source: ImageSource, resize: Resize? = nil, priority: Priority = .normal) {
+        self.source = source
+        self.resize = resize
+        self.priority = priority
+    }
+
+    /// A request for an `http(s)` or `file` URL.
+    public init(url: URL, resize: Resize? = nil, priority: Priority = .normal) {
+        self.init(source: .url(url), resize: resize, priority: priority)
+    }
+
+    public var description: String {
+        resize.map { "\(source) [\($0)]" } ?? source.description
+    }
+}
+
+extension ImageRequest {
+    /// Five levels of urgency; waiting work starts highest first, and first come first
+    /// served within a level.
+    public enum Priority: Int, Sendable, Hashable, Comparable, CaseIterable {
+        case veryLow = 0, low, normal, high, veryHigh
+
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        var taskPriority: TaskPriority {
+            switch self {
+            case .veryLow, .low: .low
+            case .normal: .medium
+            case .high, .veryHigh: .high
+            }
+        }
+    }
+
+    /// Per-request cache behaviour.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Do not look in the memory cache (the result is still stored).
+        public static let skipMemoryCacheRead = Options(rawValue: 1 << 0)
+        /// Do not store the result in the memory cache.
+        public static let skipMemoryCacheWrite = Options(rawValue: 1 << 1)
+        /// Fetch the bytes again even if a cached image exists, and replace it.
+        public static let reloadIgnoringCachedData: Options = [.skipMemoryCacheRead]
+    }
+}

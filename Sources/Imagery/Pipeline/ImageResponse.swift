@@ -1,0 +1,30 @@
+/// A loaded image and where it came from.
+///
+/// ```swift
+/// let response = try await pipeline.image(for: request)
+/// print(response.image.width, response.origin)   // 256 memory
+/// ```
+public struct ImageResponse: Sendable {
+    /// Where an image was found.
+    public enum Origin: String, Sendable, Hashable {
+        /// The memory cache.
+        case memory
+        /// The disk cache.
+        case disk
+        /// The data source (network, file, closure): it was downloaded and decoded.
+        case source
+    }
+
+    /// The decoded, processed, upright sRGB image.
+    public var image: Bitmap
+    /// Where it came from.
+    public var origin: Origin
+    /// What decoding learned about the source (format, original size, orientation, profile).
+    public var metadata: ImageMetadata { image.metadata }
+
+    /// A response carrying `image`, found at `origin`.
+    public init(image: Bitmap, origin: Origin) {
+        self.image = image
+        self.origin = origin
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+@testable import Imagery
+import ImageryCodecs
+import Testing
+
+@Suite(.timeLimit(.minutes(2)))
+struct CancellationTests {
+    @Test("Cancelling 1 of 3 waiters still delivers the image to the other 2, from one download")
+    func cancelOneOfThree() async throws {
+        let gate = Gate()
+        let server = try TestHTTPServer { _ in .gated(Fixtures.rocket, gate: gate) }
+        defer { server.stop() }
+        let pipeline = Fixtures.pipeline()
+        let request = ImageRequest(url: server.url("/shared.jpg"), resize: .fit(width: 100, height: 100))
+
+        let tasks = (0..<3).map { _ in pipeline.imageTask(with: request) }
+        await pipeline.graph.waitUntil { $0.registeredCount == 3 }
+        await server.events.wait(for: "request:/shared.jpg")
+
+        tasks[0].cancel()
+        await pipeline.graph.waitUntil { $0.registeredCount == 2 }
+        gate.open()
+
+        await #expect(throws: ImagePipelineError.cancelled) { try await tasks[0].response }
+        #expect(try await tasks[1].response.image.width == 100)
+        #expect(try await tasks[2].response.image.width == 100)
+        #expect(server.hits("/shared.jpg") == 1)
+    }
+
+    @Test("Cancelling all 3 waiters closes the connection at the server and frees the graph")
+    func cancelAllThree() async throws {
+        let server = try TestHTTPServer { _ in .stall(Fixtures.meadow) }
+        defer { server.stop() }
+        let pipeline = Fixtures.pipeline()
+        let request = ImageRequest(url: server.url("/stalled.jpg"))
+
+        let callers = (0..<3).map { _ in Task { try await pipeline.image(for: request) } }
+        await pipeline.graph.waitUntil { $0.registeredCount == 3 }
+        await server.events.wait(for: "request:/stalled.jpg")
+
+        for caller in callers { caller.cancel() }
+
+        await server.events.wait(for: "closed:/stalled.jpg")
+        for caller in callers {
+            await #expect(throws: ImagePipelineError.cancelled) { try await caller.value }
+        }
+        await pipeline.waitUntilIdle()
+        #expect(pipeline.statistics.failures["cancelled"] == 3)
+    }
+
+    @Test("When the last waiter leaves, the loader sees cancellation; others' work is untouched")
+    func lastWaiterCancelsLoad() async throws {
+        let loader = ControlledLoader()
+        let pipeline = Fixtures.pipeline(loader: loader)
+        let lonely = pipeline.imageTask(with: ImageRequest(source: .controlled("lonely")))
+        let shared = ImageRequest(source: .controlled("shared"))
+        let sharedTasks = [pipeline.imageTask(with: shared), pipeline.imageTask(with: shared)]
+        await loader.events.wait(for: "started:lonely")
+        await loader.events.wait(for: "started:shared")
+
+        lonely.cancel()
+        sharedTasks[0].cancel()
+        await loader.events.wait(for: "cancelled:lonely")
+        loader.release("shared")
+
+        #expect(try await sharedTasks[1].response.image.width == 640)
+        #expect(loader.events.count("cancelled:shared") == 0)
+        await pipeline.waitUntilIdle()
+    }
+
+    @Test("A task cancelled before it reaches the graph never starts a download")
+    func cancelBeforeStart() async throws {
+        let loader = ControlledLoader()
+        let pipeline = Fixtures.pipeline(loader: loader)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await pipeline.image(for: ImageRequest(source: .controlled("never")))
+        }
+        await #expect(throws: ImagePipelineError.cancelled) { try await task.value }
+        await pipeline.waitUntilIdle()
+        #expect(loader.events.count("started:never") == 0)
+    }
+}

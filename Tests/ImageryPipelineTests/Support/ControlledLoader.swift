@@ -1,0 +1,87 @@
+import Imagery
+import Synchronization
+
+/// A suspendable loader: every load of a `custom` source records that it started, then waits
+/// until the test releases it (or cancels it), then returns the bytes the test registered.
+/// Records `started:<id>`, `cancelled:<id>` and `finished:<id>` in ``events``.
+final class ControlledLoader: DataLoading {
+    let events = EventCounter()
+    private struct State {
+        var released: Set<String> = []
+        var releaseAll = false
+        var waiting: [String: [CheckedContinuation<Bool, Never>]] = [:]
+        var order: [String] = []
+    }
+
+    private let state = Mutex(State())
+    private let bytes: @Sendable (String) -> [UInt8]
+
+    init(bytes: @escaping @Sendable (String) -> [UInt8] = { _ in Fixtures.rocket }) {
+        self.bytes = bytes
+    }
+
+    /// The ids in the order their loads started.
+    var startOrder: [String] { state.withLock { $0.order } }
+
+    func release(_ id: String) {
+        let waiters = state.withLock { state in
+            state.released.insert(id)
+            return state.waiting.removeValue(forKey: id) ?? []
+        }
+        for waiter in waiters { waiter.resume(returning: true) }
+    }
+
+    /// Releases every current and future load.
+    func releaseAll() {
+        let waiters = state.withLock { state in
+            state.releaseAll = true
+            defer { state.waiting = [:] }
+            return state.waiting.values.flatMap { $0 }
+        }
+        for waiter in waiters { waiter.resume(returning: true) }
+    }
+
+    func loadData(
+        for source: ImageSource,
+        progress: @escaping @Sendable (DataProgress) -> Void
+    ) async throws(DataLoadingError) -> [UInt8] {
+        guard case let .custom(id, _) = source.kind else { throw .unsupportedSource(source.description) }
+        state.withLock { $0.order.append(id) }
+        events.record("started:\(id)")
+        let proceed = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let go = state.withLock { state -> Bool in
+                    if state.releaseAll || state.released.contains(id) { return true }
+                    state.waiting[id, default: []].append(continuation)
+                    return false
+                }
+                if go { continuation.resume(returning: true) }
+            }
+        } onCancel: {
+            let waiters = state.withLock { $0.waiting.removeValue(forKey: id) ?? [] }
+            for waiter in waiters { waiter.resume(returning: false) }
+        }
+        guard proceed, !Task.isCancelled else {
+            events.record("cancelled:\(id)")
+            throw .cancelled
+        }
+        let data = bytes(id)
+        progress(DataProgress(completed: Int64(data.count), total: Int64(data.count)))
+        events.record("finished:\(id)")
+        return data
+    }
+}
+
+extension ImageSource {
+    /// A custom source whose bytes come from the pipeline's ``ControlledLoader``.
+    static func controlled(_ id: String) -> ImageSource {
+        .custom(id: id) { [] }
+    }
+}
+
+/// A lock-protected value a test struct can hold (a `Mutex` itself is not copyable).
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+}

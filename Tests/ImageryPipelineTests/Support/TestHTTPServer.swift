@@ -1,0 +1,237 @@
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, started by each test that needs
+/// one. A thread per connection, keep-alive, and replies that can stall until the test opens a
+/// gate or the client hangs up, which is what coalescing and cancellation tests must observe
+/// at the server. (FlyingFox was the other candidate; its handlers cannot see a client close
+/// the connection while a response is held back, and that is exactly what one test checks.)
+final class TestHTTPServer: Sendable {
+    struct Request: Sendable {
+        let path: String
+        let headers: [String: String]
+    }
+
+    enum Reply: Sendable {
+        /// Status 200 with `body`.
+        case ok([UInt8])
+        /// Any status, with a short text body.
+        case status(Int)
+        /// Headers and the first half of `body`, then the rest once `gate` opens.
+        case gated([UInt8], gate: Gate)
+        /// Headers and the first half of `body`, then nothing until the client closes the
+        /// connection, which is recorded as event `closed:<path>`.
+        case stall([UInt8])
+    }
+
+    let port: Int
+    let events = EventCounter()
+    private let listener: Int32
+    private let handler: @Sendable (Request) -> Reply
+    /// Open client sockets. Closed only under this lock, so `stop()` never shuts down a
+    /// descriptor number the process has already reused for something else.
+    private let connections = Mutex<Set<Int32>>([])
+    private let stopped = Atomic<Bool>(false)
+
+    init(handler: @escaping @Sendable (Request) -> Reply) throws {
+        self.handler = handler
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 512) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.listener = fd
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// How many requests for `path` arrived.
+    func hits(_ path: String) -> Int { events.count("request:\(path)") }
+
+    /// Stops accepting and hangs up on every client. Idempotent: closing a descriptor twice
+    /// could close another test's socket that reused the number.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        pokeListener()   // in case accept() was entered after the shutdown; the accept thread closes it
+        connections.withLock { fds in
+            for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    deinit { stop() }
+
+    /// Connects to ourselves once, so that a thread blocked in accept() wakes and sees `stopped`.
+    private func pokeListener() {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
+    private func acceptLoop() {
+        defer { close(listener) }
+        while !stopped.load(ordering: .acquiring) {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if stopped.load(ordering: .acquiring) {
+                close(client)
+                return
+            }
+            var one: Int32 = 1
+            setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            connections.withLock { _ = $0.insert(client) }
+            Thread.detachNewThread { [self] in
+                serve(client)
+                connections.withLock { fds in
+                    fds.remove(client)
+                    close(client)
+                }
+            }
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        var buffer: [UInt8] = []
+        while let request = readRequest(fd, buffer: &buffer) {
+            events.record("request:\(request.path)")
+            events.record("request")
+            if !respond(fd, to: request) { return }
+        }
+    }
+
+    /// Sends the reply; `false` when the connection is finished with.
+    private func respond(_ fd: Int32, to request: Request) -> Bool {
+        switch handler(request) {
+        case let .ok(body):
+            return send(fd, head(200, length: body.count) + body)
+        case let .status(code):
+            let body = Array("status \(code)".utf8)
+            return send(fd, head(code, length: body.count) + body)
+        case let .gated(body, gate):
+            let half = body.count / 2
+            guard send(fd, head(200, length: body.count) + body[..<half]) else { return false }
+            gate.wait()
+            return send(fd, Array(body[half...]))
+        case let .stall(body):
+            _ = send(fd, head(200, length: body.count) + body[..<(body.count / 2)])
+            var byte: UInt8 = 0
+            while recv(fd, &byte, 1, 0) > 0 {}   // returns 0 (or fails) once the client hangs up
+            events.record("closed:\(request.path)")
+            return false
+        }
+    }
+
+    private func head(_ status: Int, length: Int) -> [UInt8] {
+        Array("HTTP/1.1 \(status) X\r\nContent-Length: \(length)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+    }
+
+    private func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    private func readRequest(_ fd: Int32, buffer: inout [UInt8]) -> Request? {
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let end = buffer.firstRange(of: terminator) {
+                let text = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                buffer.removeSubrange(..<end.upperBound)
+                var lines = text.components(separatedBy: "\r\n")
+                let requestLine = lines.removeFirst().split(separator: " ")
+                guard requestLine.count >= 2 else { return nil }
+                var headers: [String: String] = [:]
+                for line in lines {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+                return Request(path: String(requestLine[1]), headers: headers)
+            }
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { return nil }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+    }
+}
+
+/// A gate a server thread blocks on until the test opens it.
+final class Gate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let opened = Atomic<Bool>(false)
+
+    func wait() {
+        semaphore.wait()
+        semaphore.signal()   // stays open for every later waiter
+    }
+
+    func open() {
+        if !opened.exchange(true, ordering: .relaxed) { semaphore.signal() }
+    }
+}
+
+/// Counts named events and lets a test await a count instead of sleeping.
+final class EventCounter: Sendable {
+    private struct State {
+        var counts: [String: Int] = [:]
+        var waiters: [(name: String, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    func record(_ name: String) {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.counts[name, default: 0] += 1
+            let now = state.counts[name]!
+            let ready = state.waiters.filter { $0.name == name && $0.count <= now }.map(\.continuation)
+            state.waiters.removeAll { $0.name == name && $0.count <= now }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    func count(_ name: String) -> Int { state.withLock { $0.counts[name] ?? 0 } }
+
+    /// Returns once `name` has been recorded at least `count` times.
+    func wait(for name: String, count: Int = 1) async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Bool in
+                if state.counts[name, default: 0] >= count { return true }
+                state.waiters.append((name, count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}
