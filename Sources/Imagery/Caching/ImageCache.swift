@@ -53,8 +53,8 @@ public final class ImageCache: Sendable {
         self.storage = Mutex(LRUStorage())
     }
 
-    /// The cached response for `key`, marking it most recently used; `nil` if absent or expired.
-    /// Setting `nil` removes the entry. O(1).
+    /// The cached response for `key` (with ``ImageResponse/Origin/memory``), marking it most
+    /// recently used; `nil` if absent or expired. Setting `nil` removes the entry. O(1).
     public subscript(key: ImageCacheKey) -> ImageResponse? {
         get {
             let deadline = timeToLive == nil ? nil : now()
@@ -70,6 +70,9 @@ public final class ImageCache: Sendable {
     }
 
     private func store(_ response: ImageResponse, for key: ImageCacheKey) {
+        // Whatever it was when stored, what comes back out is a memory hit.
+        var response = response
+        response.origin = .memory
         let cost = response.image.pixels.count
         guard cost <= costLimit else { return }
         let expiry = timeToLive.map { now() + $0 }

@@ -14,12 +14,28 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     public let allowsUpscaling: Bool
     /// The damage policy, since a lenient decode may differ from a strict one.
     public let policy: DecodingPolicy
+    /// `sourceKey`'s hash, computed once per ``ImageSource`` rather than on every lookup:
+    /// hashing a URL-length string is most of the cost of a memory-cache hit.
+    private let sourceHash: Int
 
-    init(sourceKey: String, resize: Resize?, allowsUpscaling: Bool, policy: DecodingPolicy) {
+    init(sourceKey: String, sourceHash: Int? = nil, resize: Resize?, allowsUpscaling: Bool, policy: DecodingPolicy) {
         self.sourceKey = sourceKey
+        self.sourceHash = sourceHash ?? sourceKey.hashValue
         self.resize = resize
         self.allowsUpscaling = allowsUpscaling
         self.policy = policy
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sourceHash)
+        hasher.combine(resize)
+        hasher.combine(allowsUpscaling)
+        hasher.combine(policy)
+    }
+
+    public static func == (lhs: ImageCacheKey, rhs: ImageCacheKey) -> Bool {
+        lhs.sourceHash == rhs.sourceHash && lhs.resize == rhs.resize && lhs.allowsUpscaling == rhs.allowsUpscaling
+            && lhs.policy == rhs.policy && lhs.sourceKey == rhs.sourceKey
     }
 
     public var description: String {

@@ -1,18 +1,19 @@
 /// A least-recently-used map with per-entry cost and expiry: a dictionary of slot indices
-/// plus a doubly linked list threaded through arrays, so a hit moves an entry to the front
-/// with no allocation and no reference counting of list nodes.
+/// plus a doubly linked list threaded through an array of plain-data links. Keys, values and
+/// links live in separate arrays so that a hit reads only the value it returns and moves
+/// plain integers; it never copies (and so never retains) a whole entry.
 struct LRUStorage<Key: Hashable, Value> {
-    private struct Slot {
-        var key: Key
-        var value: Value
-        var cost: Int
-        var expiry: ContinuousClock.Instant?
+    private struct Link {
         var previous: Int
         var next: Int
+        var cost: Int
+        var expiry: ContinuousClock.Instant?
     }
 
     private var index: [Key: Int] = [:]
-    private var slots: [Slot?] = []
+    private var keys: [Key?] = []
+    private var values: [Value?] = []
+    private var links: [Link] = []
     private var free: [Int] = []
     /// Most recently used; -1 when empty.
     private var head = -1
@@ -24,36 +25,40 @@ struct LRUStorage<Key: Hashable, Value> {
 
     mutating func value(for key: Key, expiringBefore now: ContinuousClock.Instant?) -> Value? {
         guard let slot = index[key] else { return nil }
-        if let now, let expiry = slots[slot]!.expiry, expiry <= now {
+        if let now, let expiry = links[slot].expiry, expiry <= now {
             removeSlot(slot)
             return nil
         }
         moveToFront(slot)
-        return slots[slot]!.value
+        return values[slot]
     }
 
     mutating func insert(_ value: Value, for key: Key, cost: Int, expiry: ContinuousClock.Instant?) {
         if let existing = index[key] { removeSlot(existing) }
-        let slot = Slot(key: key, value: value, cost: cost, expiry: expiry, previous: -1, next: head)
-        let position: Int
+        let link = Link(previous: -1, next: head, cost: cost, expiry: expiry)
+        let slot: Int
         if let reused = free.popLast() {
-            slots[reused] = slot
-            position = reused
+            slot = reused
+            keys[slot] = key
+            values[slot] = value
+            links[slot] = link
         } else {
-            slots.append(slot)
-            position = slots.count - 1
+            slot = links.count
+            keys.append(key)
+            values.append(value)
+            links.append(link)
         }
-        if head >= 0 { slots[head]!.previous = position }
-        head = position
-        if tail < 0 { tail = position }
-        index[key] = position
+        if head >= 0 { links[head].previous = slot }
+        head = slot
+        if tail < 0 { tail = slot }
+        index[key] = slot
         totalCost += cost
     }
 
     @discardableResult
     mutating func remove(_ key: Key) -> Value? {
         guard let slot = index[key] else { return nil }
-        let value = slots[slot]!.value
+        let value = values[slot]
         removeSlot(slot)
         return value
     }
@@ -72,25 +77,25 @@ struct LRUStorage<Key: Hashable, Value> {
     private mutating func moveToFront(_ slot: Int) {
         guard slot != head else { return }
         unlink(slot)
-        slots[slot]!.previous = -1
-        slots[slot]!.next = head
-        if head >= 0 { slots[head]!.previous = slot }
+        links[slot].previous = -1
+        links[slot].next = head
+        if head >= 0 { links[head].previous = slot }
         head = slot
         if tail < 0 { tail = slot }
     }
 
     private mutating func unlink(_ slot: Int) {
-        let previous = slots[slot]!.previous, next = slots[slot]!.next
-        if previous >= 0 { slots[previous]!.next = next } else { head = next }
-        if next >= 0 { slots[next]!.previous = previous } else { tail = previous }
+        let previous = links[slot].previous, next = links[slot].next
+        if previous >= 0 { links[previous].next = next } else { head = next }
+        if next >= 0 { links[next].previous = previous } else { tail = previous }
     }
 
     private mutating func removeSlot(_ slot: Int) {
         unlink(slot)
-        let removed = slots[slot]!
-        index[removed.key] = nil
-        totalCost -= removed.cost
-        slots[slot] = nil
+        if let key = keys[slot] { index[key] = nil }
+        totalCost -= links[slot].cost
+        keys[slot] = nil
+        values[slot] = nil
         free.append(slot)
     }
 }

@@ -32,6 +32,8 @@ public struct ImageSource: Sendable, CustomStringConvertible {
     /// The digest of credential headers, or `""`: kept apart so that a request's
     /// ``ImageRequest/cacheIdentity`` can replace the rest of the identity but never this.
     let credentialSuffix: String
+    /// `identity.hashValue`, computed once (see ``ImageCacheKey``).
+    let identityHash: Int
 
     /// An `http(s)` or `file` URL, with optional request headers.
     ///
@@ -57,6 +59,7 @@ public struct ImageSource: Sendable, CustomStringConvertible {
         self.kind = kind
         self.credentialSuffix = Self.credentialSuffix(headers)
         self.identity = base + credentialSuffix
+        self.identityHash = identity.hashValue
     }
 
     /// The names of request headers whose values change who the response is for.

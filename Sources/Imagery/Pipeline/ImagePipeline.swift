@@ -46,8 +46,9 @@ public final class ImagePipeline: Sendable {
     /// What the pipeline was built from.
     public let configuration: Configuration
     /// The memory cache, if the configuration has one.
-    public var cache: ImageCache? { configuration.imageCache }
+    public let cache: ImageCache?
 
+    let loader: any DataLoading
     let graph: PipelineGraph
     let stats: PipelineStatistics
     let prefetches = PrefetchRegistry()
@@ -55,6 +56,8 @@ public final class ImagePipeline: Sendable {
     /// A pipeline built from `configuration`.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        self.cache = configuration.imageCache
+        self.loader = configuration.dataLoader
         self.stats = PipelineStatistics(metricsPrefix: configuration.metricsPrefix)
         self.graph = PipelineGraph(configuration: configuration, statistics: stats)
     }
@@ -65,12 +68,23 @@ public final class ImagePipeline: Sendable {
 
     /// The cache key `request` is stored under.
     public func cacheKey(for request: ImageRequest) -> ImageCacheKey {
-        Self.cacheKey(for: request, loader: configuration.dataLoader)
+        Self.cacheKey(for: request, loader: loader)
     }
 
     static func cacheKey(for request: ImageRequest, loader: any DataLoading) -> ImageCacheKey {
+        let partition = loader.cachePartition(for: request.source)
+        if request.cacheIdentity == nil, partition == nil {
+            // The common case: the source's own identity, whose hash was computed once.
+            return ImageCacheKey(
+                sourceKey: request.source.identity,
+                sourceHash: request.source.identityHash,
+                resize: request.resize,
+                allowsUpscaling: request.allowsUpscaling,
+                policy: request.decodingPolicy
+            )
+        }
         var sourceKey = request.cacheIdentity.map { $0 + request.source.credentialSuffix } ?? request.source.identity
-        if let partition = loader.cachePartition(for: request.source) { sourceKey += "|" + partition }
+        if let partition { sourceKey += "|" + partition }
         return ImageCacheKey(
             sourceKey: sourceKey,
             resize: request.resize,
@@ -83,8 +97,8 @@ public final class ImagePipeline: Sendable {
     /// from any thread or actor, so a view can show it in the frame it is configured.
     /// Does not count as a request in ``statistics``. O(1).
     public func cachedImage(for request: ImageRequest) -> ImageResponse? {
-        guard let cache = configuration.imageCache, !request.options.contains(.skipMemoryCacheRead) else { return nil }
-        return cache[cacheKey(for: request)].map { ImageResponse(image: $0.image, origin: .memory) }
+        guard let cache, !request.options.contains(.skipMemoryCacheRead) else { return nil }
+        return cache[cacheKey(for: request)]
     }
 
     /// Loads the image for `request`: from memory without leaving the caller's executor, or

@@ -3,10 +3,20 @@ import Foundation
 import Imagery
 import ImageryCodecs
 
-/// `imagery bench`: thumbnails against the codec floor, vipsthumbnail and Pillow, in one run.
+/// `imagery bench`: the benchmarks, apart from the tests (which never assert timings).
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
+        abstract: "Benchmarks: thumbnails against libvips and Pillow, and the pipeline's hot paths.",
+        subcommands: [ThumbnailBenchCommand.self, PipelineBenchCommand.self],
+        defaultSubcommand: ThumbnailBenchCommand.self
+    )
+}
+
+/// `imagery bench thumbnails`: thumbnails against the codec floor, vipsthumbnail and Pillow, in one run.
+struct ThumbnailBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnails",
         abstract: "Benchmark thumbnails against the codec floor, vipsthumbnail and Pillow (one run, one machine).",
         discussion: """
         In-process figures time decode + resize + JPEG encode of bytes already in memory, on one thread, \

@@ -38,7 +38,7 @@ final class PipelineGraph {
         let key = ImagePipeline.cacheKey(for: request, loader: loader)
         if !request.options.contains(.skipMemoryCacheRead), let hit = cache?[key] {
             statistics.recordMemoryHit()
-            task.finish(.success(ImageResponse(image: hit.image, origin: .memory)))
+            task.finish(.success(hit))
             return
         }
         if let job = decodeJobs[key] {
@@ -214,9 +214,11 @@ final class PipelineGraph {
         switch result {
         case let .success(bitmap):
             statistics.recordDecode()
-            let response = ImageResponse(image: bitmap, origin: .source)
-            if !job.request.options.contains(.skipMemoryCacheWrite) { cache?[job.key] = response }
-            finish(job, .success(response))
+            // Stored as a memory response, so that a hit is returned as it is, with no rebuilding.
+            if !job.request.options.contains(.skipMemoryCacheWrite) {
+                cache?[job.key] = ImageResponse(image: bitmap, origin: .memory)
+            }
+            finish(job, .success(ImageResponse(image: bitmap, origin: .source)))
         case let .failure(error):
             logger.notice("decode failed", metadata: ["source": "\(job.request.source)", "error": "\(error)"])
             finish(job, .failure(error))
