@@ -1,10 +1,12 @@
 import Foundation
-import Synchronization
+import Imagery
 
 /// A one-line progress counter on standard error, shown only when it is a terminal.
 final class Progress: Sendable {
+    private struct Counts { var done = 0, failed = 0 }
+
     private let total: Int
-    private let state = Mutex((done: 0, failed: 0))
+    private let state = Locked(Counts())
     private let isTerminal = isatty(STDERR_FILENO) != 0
 
     init(total: Int) { self.total = total }

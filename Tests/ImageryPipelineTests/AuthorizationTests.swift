@@ -84,7 +84,7 @@ struct AuthorizationTests {
     @Test("A token is refreshed before it expires (injectable clock)")
     func refreshBeforeExpiry() async throws {
         let start = ContinuousClock.now
-        let offset = Mutex(Duration.zero)
+        let offset = Locked(Duration.zero)
         let counter = Atomic<Int>(0)
         let tokens = TokenProvider(account: "a", refreshMargin: .seconds(60), now: { start + offset.withLock { $0 } }) {
             TokenProvider.Token("t\(counter.wrappingAdd(1, ordering: .relaxed).newValue)", expiresIn: .seconds(300))

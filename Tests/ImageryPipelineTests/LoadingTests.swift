@@ -1,7 +1,6 @@
 import Foundation
 @testable import Imagery
 import ImageryCodecs
-import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -112,7 +111,7 @@ struct LoadingTests {
 
     @Test("The latency decorator waits a delay from its range before loading")
     func latency() async throws {
-        let waited = Mutex<[Duration]>([])
+        let waited = Locked<[Duration]>([])
         let loader = LatencySimulatingDataLoader(wrapping: DataLoader(), delay: .milliseconds(300)...(.milliseconds(1500))) { delay in
             waited.withLock { $0.append(delay) }
         }

@@ -1,7 +1,6 @@
 import Foundation
 @testable import Imagery
 import ImageryCodecs
-import Synchronization
 import Testing
 
 @Suite
@@ -47,7 +46,7 @@ struct MemoryCacheTests {
     @Test("Expires entries after their time to live (injectable clock)")
     func expiresByTTL() {
         let start = ContinuousClock.now
-        let offset = Mutex(Duration.zero)
+        let offset = Locked(Duration.zero)
         let cache = ImageCache(costLimit: 1 << 20, timeToLive: .seconds(60)) { start + offset.withLock { $0 } }
         cache[Self.key("a")] = Self.response(4)
         offset.withLock { $0 = .seconds(30) }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The memory cache: processed images by ``ImageCacheKey``, least recently used first out,
 /// bounded by total byte cost and by count, with an optional time to live.
@@ -22,7 +21,7 @@ public final class ImageCache: Sendable {
     /// How long an entry stays valid after it was stored, or `nil` for no limit.
     public let timeToLive: Duration?
 
-    private let storage: Mutex<LRUStorage<ImageCacheKey, ImageResponse>>
+    private let storage: Locked<LRUStorage<ImageCacheKey, ImageResponse>>
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// The default cost limit: 15% of physical memory, at most 1 GiB. An app's decoded
@@ -50,7 +49,7 @@ public final class ImageCache: Sendable {
         self.countLimit = countLimit
         self.timeToLive = timeToLive
         self.now = now
-        self.storage = Mutex(LRUStorage())
+        self.storage = Locked(LRUStorage())
     }
 
     /// The cached response for `key` (with ``ImageResponse/Origin/memory``), marking it most

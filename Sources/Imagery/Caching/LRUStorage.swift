@@ -99,3 +99,5 @@ struct LRUStorage<Key: Hashable, Value> {
         free.append(slot)
     }
 }
+
+extension LRUStorage: Sendable where Key: Sendable, Value: Sendable {}

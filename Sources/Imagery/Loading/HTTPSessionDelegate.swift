@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// Receives every task's response, bytes and completion for ``HTTPDataLoader``'s session and
 /// resumes the waiting caller exactly once.
@@ -25,7 +24,7 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    private let transfers = Locked<[Int: Transfer]>([:])
 
     func start(
         _ task: URLSessionDataTask,

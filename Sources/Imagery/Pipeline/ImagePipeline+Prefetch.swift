@@ -1,4 +1,3 @@
-import Synchronization
 
 extension ImagePipeline {
     /// What a ``prefetch(_:maximumConcurrent:)`` achieved.
@@ -92,7 +91,7 @@ final class PrefetchRegistry: Sendable {
         var entries: [Ticket: Entry] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func register(_ key: ImageCacheKey) -> Ticket {
         state.withLock { state in

@@ -41,7 +41,7 @@ final class PipelineStatistics: Sendable {
     private let downloads = Atomic<Int>(0)
     private let bytes = Atomic<Int>(0)
     private let decodes = Atomic<Int>(0)
-    private let failures = Mutex<[String: Int]>([:])
+    private let failures = Locked<[String: Int]>([:])
     private let metrics: Counters
 
     private struct Counters: Sendable {

@@ -39,7 +39,7 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
     /// The request as it was made.
     public let request: ImageRequest
     private let graph: PipelineGraph
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private static let counter = Atomic<UInt64>(0)
 
@@ -47,7 +47,7 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
         self.id = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         self.request = request
         self.graph = graph
-        self.state = Mutex(State(priority: request.priority))
+        self.state = Locked(State(priority: request.priority))
     }
 
     /// The task's priority. Raising it moves its waiting work forward; shared work runs at the

@@ -71,9 +71,9 @@ struct PipelineBenchResults: Codable {
         | `image(for:)` memory hit | \(f(asyncHitNs / 1000, 3)) µs | ≤ 3 µs |
         | 10,000 concurrent `image(for:)` over 100 cached sources | \(f(concurrentMs, 1)) ms | ≤ 50 ms |
         | 100,000 start-and-cancel cycles: RSS start → end | \(f(churnStartMB, 1)) → \(f(churnEndMB, 1)) MB (\(f(growth, 1))%, \(f(churnMs, 0)) ms) | within 5% |
-        | Isolation, from a task: lookup under the cache's `Mutex` | \(f(lockLookupNs, 1)) ns | — |
+        | Isolation, from a task: lookup under the cache's lock | \(f(lockLookupNs, 1)) ns | — |
         | Isolation, from a task: the same lookup as a hop to a global actor | \(f(actorLookupNs, 1)) ns (\(f(actorLookupNs / lockLookupNs, 1))× the lock) | — |
-        | Isolation, from the main actor: lookup under the `Mutex` | \(f(mainLockLookupNs, 1)) ns | — |
+        | Isolation, from the main actor: lookup under the lock | \(f(mainLockLookupNs, 1)) ns | — |
         | Isolation, from the main actor: hop to the global actor and back | \(f(mainActorLookupNs, 1)) ns (\(f(mainActorLookupNs / mainLockLookupNs, 0))× the lock) | — |
         """
     }

@@ -1,5 +1,4 @@
 import Imagery
-import Synchronization
 
 /// A suspendable loader: every load of a `custom` source records that it started, then waits
 /// until the test releases it (or cancels it), then returns the bytes the test registered.
@@ -13,7 +12,7 @@ final class ControlledLoader: DataLoading {
         var order: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let bytes: @Sendable (String) -> [UInt8]
 
     init(bytes: @escaping @Sendable (String) -> [UInt8] = { _ in Fixtures.rocket }) {
@@ -77,11 +76,4 @@ extension ImageSource {
     static func controlled(_ id: String) -> ImageSource {
         .custom(id: id) { [] }
     }
-}
-
-/// A lock-protected value a test struct can hold (a `Mutex` itself is not copyable).
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
 }

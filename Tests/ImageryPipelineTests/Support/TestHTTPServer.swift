@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+@testable import Imagery
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,7 +35,7 @@ final class TestHTTPServer: Sendable {
     private let handler: @Sendable (Request) -> Reply
     /// Open client sockets. Closed only under this lock, so `stop()` never shuts down a
     /// descriptor number the process has already reused for something else.
-    private let connections = Mutex<Set<Int32>>([])
+    private let connections = Locked<Set<Int32>>([])
     private let stopped = Atomic<Bool>(false)
 
     init(handler: @escaping @Sendable (Request) -> Reply) throws {
@@ -208,7 +209,7 @@ final class EventCounter: Sendable {
         var waiters: [(name: String, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func record(_ name: String) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in

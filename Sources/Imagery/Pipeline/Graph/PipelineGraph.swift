@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 
 /// The coalescing graph. Everything here runs on ``PipelineActor`` as plain synchronous
 /// calls; the only suspension points are the loader and decoder, which run off the actor
@@ -295,7 +294,7 @@ final class PipelineGraph {
 /// Forwards loader progress to the graph with at most one hop in flight: a fast download
 /// reports many chunks, and only the latest matters.
 final class ProgressRelay: Sendable {
-    private let pending = Mutex<DataProgress?>(nil)
+    private let pending = Locked<DataProgress?>(nil)
     private let deliver: @PipelineActor @Sendable (DataProgress) -> Void
 
     init(deliver: @escaping @PipelineActor @Sendable (DataProgress) -> Void) {
