@@ -71,7 +71,11 @@ let package = Package(
         .testTarget(name: "ImageryTests", dependencies: ["Imagery"], swiftSettings: strictSettings),
         .testTarget(
             name: "ImageryPipelineTests",
-            dependencies: ["Imagery", "ImageryCodecs"],
+            dependencies: [
+                "Imagery",
+                "ImageryCodecs",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI"], swiftSettings: strictSettings),
