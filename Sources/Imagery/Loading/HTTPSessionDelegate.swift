@@ -55,7 +55,9 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 transfer.failure = .tooLarge(source: transfer.source, limit: transfer.limit)
             } else {
                 transfer.expected = expected
-                transfer.bytes.reserveCapacity(Int(min(expected ?? 0, Int64(transfer.limit))))
+                // Trust a declared length only so far: a hostile server could claim the whole
+                // limit and then drip bytes, holding that much memory per connection.
+                transfer.bytes.reserveCapacity(Int(min(expected ?? 0, Int64(transfer.limit), 4 << 20)))
             }
             let failure = transfer.failure
             transfers[dataTask.taskIdentifier] = transfer
