@@ -53,7 +53,7 @@ extension ImagePipeline {
     /// Stops prefetching `requests`: those waiting to start never start, and those under way
     /// are cancelled (work that other callers share goes on for them).
     public func cancelPrefetch(_ requests: [ImageRequest]) {
-        for request in requests { prefetches.cancel(cacheKey(for: request)) }
+        prefetches.cancel(Set(requests.map { cacheKey(for: $0) }))
     }
 
     /// `nil` when the image was already cached.
@@ -115,10 +115,12 @@ final class PrefetchRegistry: Sendable {
         }
     }
 
-    func cancel(_ key: ImageCacheKey) {
+    /// Marks every prefetch of `keys` cancelled in one step, then cancels the started ones: a
+    /// cancelled task frees a slot in its batch, and the next request must already be marked.
+    func cancel(_ keys: Set<ImageCacheKey>) {
         let tasks = state.withLock { state -> [ImageTask] in
             var tasks: [ImageTask] = []
-            for ticket in state.entries.keys where ticket.key == key {
+            for ticket in state.entries.keys where keys.contains(ticket.key) {
                 state.entries[ticket]?.cancelled = true
                 if let task = state.entries[ticket]?.task { tasks.append(task) }
             }

@@ -70,8 +70,7 @@ final class TestHTTPServer: Sendable {
     /// could close another test's socket that reused the number.
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        pokeListener()   // in case accept() was entered after the shutdown; the accept thread closes it
+        // The accept thread sees `stopped` within its poll timeout and closes the listener.
         connections.withLock { fds in
             for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
         }
@@ -79,26 +78,19 @@ final class TestHTTPServer: Sendable {
 
     deinit { stop() }
 
-    /// Connects to ourselves once, so that a thread blocked in accept() wakes and sees `stopped`.
-    private func pokeListener() {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-    }
-
     private func acceptLoop() {
         defer { close(listener) }
+        // accept() waits in poll() with a short timeout and re-checks `stopped`, because a
+        // shutdown() of the listening socket did not reliably wake a thread already in accept()
+        // (seen under TSan): one stuck thread keeps the test process from exiting.
         while !stopped.load(ordering: .acquiring) {
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            if ready < 0, errno != EINTR { return }
+            guard ready > 0 else { continue }
             let client = accept(listener, nil, nil)
             if client < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == EAGAIN { continue }
                 return
             }
             if stopped.load(ordering: .acquiring) {
@@ -192,8 +184,10 @@ final class Gate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private let opened = Atomic<Bool>(false)
 
+    /// Blocks the calling server thread until the gate opens. A test that fails before opening
+    /// it must not leave the thread (and so the test process) waiting forever: give up after a minute.
     func wait() {
-        semaphore.wait()
+        _ = semaphore.wait(timeout: .now() + 60)
         semaphore.signal()   // stays open for every later waiter
     }
 
