@@ -81,3 +81,52 @@ struct CancellationTests {
         #expect(loader.events.count("started:never") == 0)
     }
 }
+
+/// Decodes with the real decoder, but holds any decode of `held` bytes until the test opens
+/// the gate, so that the single decode slot stays taken while other work queues behind it.
+struct HoldingDecoder: ImageDecoding {
+    let held: [UInt8]
+    let gate: Gate
+    let decoded: EventCounter
+
+    func decode(_ data: [UInt8], options: DecodingOptions) throws(ImageError) -> Bitmap {
+        if data == held { gate.wait() }
+        decoded.record("decode:\(data.count)")
+        return try ImageDecoder().decode(data, options: options)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct DecodeCancellationTests {
+    @Test("Cancelling a request whose bytes have arrived drops its queued decode")
+    func cancelReachesDecodeStage() async throws {
+        let gate = Gate()
+        let decoded = EventCounter()
+        let loader = ControlledLoader { id in id == "first" ? Fixtures.rocket : Fixtures.logo }
+        loader.releaseAll()
+        let pipeline = ImagePipeline(configuration: .standard.with {
+            $0.dataLoader = loader
+            $0.decoder = HoldingDecoder(held: Fixtures.rocket, gate: gate, decoded: decoded)
+            $0.maximumConcurrentDecodes = 1
+        })
+
+        // Given the only decode slot taken, and a second request's bytes loaded and queued
+        let first = pipeline.imageTask(with: ImageRequest(source: .controlled("first")))
+        let second = pipeline.imageTask(with: ImageRequest(source: .controlled("second")))
+        await loader.events.wait(for: "finished:first")
+        await loader.events.wait(for: "finished:second")
+        await pipeline.graph.waitUntil { $0.decodes.running == 1 && $0.decodes.waitingCount == 1 }
+
+        // When the second is cancelled and the first released
+        second.cancel()
+        await pipeline.graph.waitUntil { $0.decodes.waitingCount == 0 }
+        gate.open()
+
+        // Then only the first was ever decoded
+        #expect(try await first.response.image.width == 640)
+        await #expect(throws: ImagePipelineError.cancelled) { try await second.response }
+        await pipeline.waitUntilIdle()
+        #expect(decoded.count("decode:\(Fixtures.rocket.count)") == 1)
+        #expect(decoded.count("decode:\(Fixtures.logo.count)") == 0)
+    }
+}

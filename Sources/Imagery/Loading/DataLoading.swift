@@ -7,12 +7,18 @@
 /// wrap any loader.
 ///
 /// ```swift
-/// struct BundleLoader: DataLoading {
+/// /// Serves `asset:` sources from a directory, and everything else from the network.
+/// struct AssetLoader: DataLoading {
+///     let assets: String
+///     let network = DataLoader()
+///
 ///     func loadData(
 ///         for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void
 ///     ) async throws(DataLoadingError) -> [UInt8] {
-///         guard case let .file(path) = source.kind else { throw .unsupportedSource(source.description) }
-///         return try await DataLoader().loadData(for: .file(Bundle.main.path + "/" + path), progress: progress)
+///         if case let .url(url, _) = source.kind, url.scheme == "asset" {
+///             return try await network.loadData(for: .file(assets + url.path), progress: progress)
+///         }
+///         return try await network.loadData(for: source, progress: progress)
 ///     }
 /// }
 /// ```
