@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "Imagery", targets: ["Imagery"]),
         .library(name: "ImageryCodecs", targets: ["ImageryCodecs"]),
+        .library(name: "ImageryDiskCache", targets: ["ImageryDiskCache"]),
         .executable(name: "imagery", targets: ["ImageryCLI"]),
     ],
     traits: [
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // The pipeline (loading, coalescing, caching) and the platform-neutral pixel types,
@@ -59,6 +61,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The disk tier: SQLite through GRDB, kept out of the core so apps that want only the
+        // memory cache do not build it.
+        .target(
+            name: "ImageryDiskCache",
+            dependencies: ["Imagery", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "ImageryCLI",
             dependencies: [
@@ -76,6 +85,11 @@ let package = Package(
                 "ImageryCodecs",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ImageryDiskCacheTests",
+            dependencies: ["Imagery", "ImageryDiskCache"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI"], swiftSettings: strictSettings),

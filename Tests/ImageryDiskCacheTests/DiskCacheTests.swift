@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+@testable import Imagery
+@testable import ImageryDiskCache
+import Testing
+
+/// Each test gets its own cache directory under the system's temporary directory.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "imagery-disk-cache-" + UUID().uuidString
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+@Suite
+struct DiskCacheTests {
+    let directory = TemporaryDirectory()
+
+    static func bytes(_ count: Int, seed: UInt8) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
+    }
+
+    @Test("Round trip, across a reopen")
+    func roundTrip() async throws {
+        let payload = Self.bytes(20_000, seed: 1)
+        do {
+            let cache = try DiskCache(directory: directory.path)
+            await cache.storeData(payload, for: "a")
+            #expect(await cache.cachedData(for: "a") == payload)
+            #expect(await cache.cachedData(for: "missing") == nil)
+            #expect(cache.statistics.hits == 1 && cache.statistics.misses == 1 && cache.statistics.writes == 1)
+        }
+        let reopened = try DiskCache(directory: directory.path)
+        #expect(await reopened.cachedData(for: "a") == payload)
+        await reopened.removeData(for: "a")
+        #expect(await reopened.cachedData(for: "a") == nil)
+    }
+
+    @Test("The size limit holds under heavy churn, least recently used first out")
+    func sizeLimitUnderChurn() async throws {
+        var configuration = DiskCache.Configuration()
+        configuration.sizeLimit = 200_000
+        configuration.accessBatchSize = 1
+        let cache = try DiskCache(directory: directory.path, configuration: configuration)
+        await cache.storeData(Self.bytes(10_000, seed: 0), for: "keep")
+        for index in 0..<200 {
+            await cache.storeData(Self.bytes(10_000, seed: UInt8(index % 200)), for: "churn-\(index)")
+            _ = await cache.cachedData(for: "keep")   // stays the most recently used
+            await cache.trim()
+        }
+        let total = try await DatabaseQueue(path: directory.path + "/cache.sqlite").read { db in
+            try Int.fetchOne(db, sql: "SELECT SUM(size) FROM entry") ?? 0
+        }
+        #expect(total <= 200_000)
+        #expect(await cache.cachedData(for: "keep") != nil)
+        #expect(await cache.cachedData(for: "churn-0") == nil)
+        #expect(cache.statistics.evictions > 150)
+    }
+
+    @Test("Entries expire after their time to live (injectable clock)")
+    func timeToLive() async throws {
+        let clock = Locked(Date(timeIntervalSince1970: 1_000_000))
+        var configuration = DiskCache.Configuration()
+        configuration.timeToLive = .seconds(3600)
+        configuration.now = { clock.withLock { $0 } }
+        let cache = try DiskCache(directory: directory.path, configuration: configuration)
+        await cache.storeData([1, 2, 3], for: "a")
+
+        clock.withLock { $0 += 3599 }
+        #expect(await cache.cachedData(for: "a") == [1, 2, 3])
+        clock.withLock { $0 += 2 }
+        #expect(await cache.cachedData(for: "a") == nil)
+    }
+
+    @Test("A corrupt entry is detected, dropped and never served")
+    func corruptEntry() async throws {
+        let cache = try DiskCache(directory: directory.path)
+        await cache.storeData(Self.bytes(20_000, seed: 7), for: "victim")
+        // Random bytes over the blob, as a torn write or bad sector would leave them.
+        var generator = SystemRandomNumberGenerator()
+        let garbage = Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try await DatabaseQueue(path: directory.path + "/cache.sqlite").write { db in
+            try db.execute(sql: "UPDATE entry SET data = ? WHERE key = 'victim'", arguments: [garbage])
+        }
+
+        #expect(await cache.cachedData(for: "victim") == nil)
+        #expect(cache.statistics.rejected == 1)
+        let rows = try await DatabaseQueue(path: directory.path + "/cache.sqlite").read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? -1
+        }
+        #expect(rows == 0)
+    }
+
+    @Test("A database that is not a cache is refused and left untouched")
+    func notACache() throws {
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        let path = directory.path + "/cache.sqlite"
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE notes(text TEXT)") }
+        #expect(throws: DiskCacheError.notACache(path: path)) { try DiskCache(directory: directory.path) }
+
+        let text = directory.path + "/other"
+        try FileManager.default.createDirectory(atPath: text, withIntermediateDirectories: true)
+        try Data("just some text, not SQLite at all".utf8).write(to: URL(fileURLWithPath: text + "/cache.sqlite"))
+        #expect(throws: DiskCacheError.self) { try DiskCache(directory: text) }
+        #expect(try String(contentsOfFile: text + "/cache.sqlite", encoding: .utf8).hasPrefix("just some text"))
+    }
+
+    @Test("A database from a future schema is refused, not overwritten")
+    func futureSchema() async throws {
+        _ = try DiskCache(directory: directory.path)
+        let path = directory.path + "/cache.sqlite"
+        try await DatabaseQueue(path: path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        #expect(throws: DiskCacheError.futureSchema(path: path, found: 99, supported: 1)) {
+            try DiskCache(directory: directory.path)
+        }
+    }
+
+    @Test("A directory that cannot be created gives a clear error")
+    func unusableDirectory() {
+        #expect(throws: DiskCacheError.self) { try DiskCache(directory: "/proc/imagery-cannot-live-here") }
+    }
+}
