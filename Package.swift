@@ -65,7 +65,11 @@ let package = Package(
         // memory cache do not build it.
         .target(
             name: "ImageryDiskCache",
-            dependencies: ["Imagery", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Imagery",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -89,7 +93,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageryDiskCacheTests",
-            dependencies: ["Imagery", "ImageryDiskCache"],
+            dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI"], swiftSettings: strictSettings),

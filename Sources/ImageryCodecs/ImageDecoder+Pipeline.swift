@@ -13,12 +13,15 @@ extension ImageDecoder {
 extension ImagePipeline.Configuration {
     /// The standard configuration: ``ImageDecoder`` (libjpeg-turbo, libpng, GIF, and WebP with
     /// the trait), a ``DataLoader`` that retries transient failures (``RetryPolicy`` defaults),
-    /// and an `ImageCache` with its defaults.
+    /// an `ImageCache` with its defaults, and ``CacheEncoder`` for processed images should a
+    /// disk cache be added.
     ///
     /// ```swift
     /// let pipeline = ImagePipeline(configuration: .standard)
     /// ```
     public static var standard: Self {
-        Self(decoder: ImageDecoder(), dataLoader: RetryingDataLoader(wrapping: DataLoader()))
+        var configuration = Self(decoder: ImageDecoder(), dataLoader: RetryingDataLoader(wrapping: DataLoader()))
+        configuration.processedImageEncoder = CacheEncoder()
+        return configuration
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Imagery
+import Logging
 
 /// The disk tier: entries in one SQLite database (WAL mode, through GRDB) in a directory you
 /// choose, each with a checksum, bounded by size (least recently used out) and optionally by age.
@@ -27,6 +28,8 @@ public final class DiskCache: DataCaching {
         public var timeToLive: Duration?
         /// Reads whose access times are held in memory before they are written. Default: 64.
         public var accessBatchSize = 64
+        /// Where failures are reported (one warning, then counted). Default: label `"imagery.disk-cache"`.
+        public var logger = Logger(label: "imagery.disk-cache")
         /// The wall clock (entries outlive the process, so this is not a monotonic clock);
         /// tests inject one they control. Default: `Date()`.
         public var now: @Sendable () -> Date = { Date() }
@@ -128,6 +131,26 @@ public final class DiskCache: DataCaching {
     /// Counters since the cache was opened.
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
+    public var counters: DataCacheCounters {
+        let statistics = self.statistics
+        return DataCacheCounters(evictions: statistics.evictions, rejected: statistics.rejected, failures: statistics.failures)
+    }
+
+    /// Counts a failed read or write, and logs the first one: a full disk or a read-only
+    /// directory turns the disk tier into a no-op, and one warning says why.
+    private func recordFailure(_ error: any Error, during operation: String) {
+        let first = state.withLock { state -> Bool in
+            state.statistics.failures += 1
+            return state.statistics.failures == 1
+        }
+        if first {
+            configuration.logger.warning(
+                "disk cache \(operation) failed; the pipeline carries on from memory and the source",
+                metadata: ["directory": "\(directory)", "error": "\(error)"]
+            )
+        }
+    }
+
     public func cachedData(for key: String) async -> [UInt8]? {
         let row: (data: Data, checksum: Int64, created: Double)?
         do {
@@ -136,7 +159,7 @@ public final class DiskCache: DataCaching {
                     .map { ($0["data"], $0["checksum"], $0["created"]) }
             }
         } catch {
-            state.withLock { $0.statistics.failures += 1 }
+            recordFailure(error, during: "read")
             return nil
         }
         guard let row else {
@@ -177,7 +200,7 @@ public final class DiskCache: DataCaching {
                 )
             }
         } catch {
-            state.withLock { $0.statistics.failures += 1 }
+            recordFailure(error, during: "write")
             return
         }
         let needsTrim = state.withLock { state -> Bool in

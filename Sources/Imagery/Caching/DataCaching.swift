@@ -19,4 +19,64 @@ public protocol DataCaching: Sendable {
     func removeData(for key: String) async
     /// Removes every entry.
     func removeAll() async
+    /// What the cache has had to evict or reject, for ``ImagePipeline/statistics``. Default: zeros.
+    var counters: DataCacheCounters { get }
+}
+
+extension DataCaching {
+    public var counters: DataCacheCounters { DataCacheCounters() }
+}
+
+/// Housekeeping counts a ``DataCaching`` implementation reports.
+public struct DataCacheCounters: Sendable, Hashable {
+    /// Entries removed to stay within bounds.
+    public var evictions = 0
+    /// Entries that failed an integrity check and were deleted instead of served.
+    public var rejected = 0
+    /// Reads or writes the storage refused (disk full, read-only): the pipeline went on without.
+    public var failures = 0
+
+    /// Counts of `evictions`, `rejected` and `failures`.
+    public init(evictions: Int = 0, rejected: Int = 0, failures: Int = 0) {
+        self.evictions = evictions
+        self.rejected = rejected
+        self.failures = failures
+    }
+}
+
+/// What the pipeline keeps in its ``DataCaching`` tier.
+///
+/// ```swift
+/// configuration.dataCachePolicy = .both   // thumbnails without a decode, new sizes without a download
+/// ```
+public enum DataCachePolicy: Sendable, Hashable {
+    /// The downloaded bytes, keyed by source: any size can be made again without a download.
+    case originalData
+    /// The processed image, encoded, keyed by source and size: a warm thumbnail needs no decode
+    /// of the large original. Full-size requests are not stored (re-encoding a full-size image
+    /// would cost more than it saves).
+    case processedImages
+    /// Both.
+    case both
+    /// Processed images for requests with a ``ImageRequest/resize``, original bytes for
+    /// full-size requests (whose processed form would be the original decoded again). The
+    /// default: thumbnails are where a disk hit saves the most (a small decode instead of a
+    /// large one) and cost the least space.
+    case automatic
+
+    func storesOriginal(resize: Resize?) -> Bool {
+        switch self {
+        case .originalData, .both: true
+        case .processedImages: false
+        case .automatic: resize == nil
+        }
+    }
+
+    func storesProcessed(resize: Resize?) -> Bool {
+        guard resize != nil else { return false }
+        switch self {
+        case .processedImages, .both, .automatic: return true
+        case .originalData: return false
+        }
+    }
 }

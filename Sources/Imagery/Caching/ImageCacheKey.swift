@@ -38,6 +38,14 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
             && lhs.policy == rhs.policy && lhs.sourceKey == rhs.sourceKey
     }
 
+    /// The disk-cache key of the processed image.
+    var processedDataKey: String {
+        var key = sourceKey + "#" + (resize.map { "\($0)" } ?? "original")
+        if allowsUpscaling { key += "+upscaling" }
+        if policy == .lenient { key += "+lenient" }
+        return key
+    }
+
     public var description: String {
         var text = sourceKey
         if let resize { text += " [\(resize)\(allowsUpscaling ? ", upscaling" : "")]" }

@@ -23,6 +23,15 @@ extension ImagePipeline {
         public var decoder: any ImageDecoding
         /// The memory cache, or `nil` for none. Default: a new ``ImageCache`` with its defaults.
         public var imageCache: ImageCache?
+        /// The disk tier, between the memory cache and the source, or `nil` for none.
+        /// Default: `nil`. `ImageryDiskCache` provides `DiskCache`.
+        public var dataCache: (any DataCaching)?
+        /// What the disk tier keeps. Default: ``DataCachePolicy/automatic``.
+        public var dataCachePolicy: DataCachePolicy = .automatic
+        /// Encodes processed images for the disk tier; without one, only original data is
+        /// stored. Default: `nil` here; `Configuration.standard` sets JPEG q90 for opaque
+        /// images and PNG for the rest.
+        public var processedImageEncoder: (any ImageEncoding)?
 
         // MARK: Limits
 

@@ -17,8 +17,15 @@ extension ImagePipeline {
         public var coalesced = 0
         /// Requests answered from the memory cache.
         public var memoryHits = 0
-        /// Requests answered from the disk cache.
+        /// Requests answered from the disk cache (its processed image, or its original bytes
+        /// decoded again).
         public var diskHits = 0
+        /// Entries the pipeline stored in the disk cache (original bytes or processed images).
+        public var diskWrites = 0
+        /// Entries the disk cache evicted to stay within its bounds.
+        public var diskEvictions = 0
+        /// Disk entries that failed their integrity check and were deleted instead of served.
+        public var diskRejected = 0
         /// Downloads started (a file read or closure call counts as one).
         public var downloads = 0
         /// Bytes the downloads returned.
@@ -38,6 +45,7 @@ final class PipelineStatistics: Sendable {
     private let coalesced = Atomic<Int>(0)
     private let memoryHits = Atomic<Int>(0)
     private let diskHits = Atomic<Int>(0)
+    private let diskWrites = Atomic<Int>(0)
     private let downloads = Atomic<Int>(0)
     private let bytes = Atomic<Int>(0)
     private let decodes = Atomic<Int>(0)
@@ -66,6 +74,7 @@ final class PipelineStatistics: Sendable {
     func recordCoalesced() { coalesced.add(1, ordering: .relaxed); metrics.coalesced.increment() }
     func recordMemoryHit() { memoryHits.add(1, ordering: .relaxed); metrics.memoryHits.increment() }
     func recordDiskHit() { diskHits.add(1, ordering: .relaxed); metrics.diskHits.increment() }
+    func recordDiskWrite() { diskWrites.add(1, ordering: .relaxed) }
     func recordDownload() { downloads.add(1, ordering: .relaxed); metrics.downloads.increment() }
     func recordDecode() { decodes.add(1, ordering: .relaxed); metrics.decodes.increment() }
 
@@ -85,6 +94,7 @@ final class PipelineStatistics: Sendable {
             coalesced: coalesced.load(ordering: .relaxed),
             memoryHits: memoryHits.load(ordering: .relaxed),
             diskHits: diskHits.load(ordering: .relaxed),
+            diskWrites: diskWrites.load(ordering: .relaxed),
             downloads: downloads.load(ordering: .relaxed),
             bytesDownloaded: bytes.load(ordering: .relaxed),
             decodes: decodes.load(ordering: .relaxed),

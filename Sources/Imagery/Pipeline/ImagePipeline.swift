@@ -64,7 +64,29 @@ public final class ImagePipeline: Sendable {
 
     /// Counters since the pipeline was made: requests, coalesced, memory and disk hits,
     /// downloads, bytes, decodes, failures by kind.
-    public var statistics: Statistics { stats.snapshot }
+    public var statistics: Statistics {
+        var snapshot = stats.snapshot
+        if let counters = configuration.dataCache?.counters {
+            snapshot.diskEvictions = counters.evictions
+            snapshot.diskRejected = counters.rejected
+        }
+        return snapshot
+    }
+
+    /// Removes `request`'s image from the memory cache and its processed and original entries
+    /// from the disk cache.
+    public func removeCachedImage(for request: ImageRequest) async {
+        let key = cacheKey(for: request)
+        cache?[key] = nil
+        await configuration.dataCache?.removeData(for: key.processedDataKey)
+        await configuration.dataCache?.removeData(for: key.sourceKey)
+    }
+
+    /// Empties the memory cache and the disk cache.
+    public func removeAllCachedImages() async {
+        cache?.removeAll()
+        await configuration.dataCache?.removeAll()
+    }
 
     /// The cache key `request` is stored under.
     public func cacheKey(for request: ImageRequest) -> ImageCacheKey {
@@ -166,7 +188,7 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// Waits until no download or decode is queued or running.
+    /// Waits until no download, decode or disk write is queued or running.
     public func waitUntilIdle() async {
         await graph.waitUntil { $0.isIdle }
     }

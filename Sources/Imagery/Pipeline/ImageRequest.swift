@@ -74,7 +74,11 @@ extension ImageRequest {
         public static let skipMemoryCacheRead = Options(rawValue: 1 << 0)
         /// Do not store the result in the memory cache.
         public static let skipMemoryCacheWrite = Options(rawValue: 1 << 1)
+        /// Do not look in the disk cache (the result is still stored).
+        public static let skipDiskCacheRead = Options(rawValue: 1 << 2)
+        /// Do not store the bytes or the processed image in the disk cache.
+        public static let skipDiskCacheWrite = Options(rawValue: 1 << 3)
         /// Fetch the bytes again even if a cached image exists, and replace it.
-        public static let reloadIgnoringCachedData: Options = [.skipMemoryCacheRead]
+        public static let reloadIgnoringCachedData: Options = [.skipMemoryCacheRead, .skipDiskCacheRead]
     }
 }

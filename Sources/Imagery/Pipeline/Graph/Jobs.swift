@@ -26,6 +26,10 @@ final class DecodeJob {
     var fetch: FetchJob?
     var item: WorkQueue.Item?
     var work: Task<Void, Never>?
+    /// Where the bytes being decoded came from: the source, or the disk tier.
+    var origin: ImageResponse.Origin = .source
+    /// Whether the bytes being decoded are a stored processed image (so there is nothing to store).
+    var decodedStoredProcessed = false
     /// The highest priority among ``tasks``, kept current by the graph.
     var priority: ImageRequest.Priority
 

@@ -16,6 +16,7 @@ final class PipelineGraph {
     private let loader: any DataLoading
     private let decoder: any ImageDecoding
     private let cache: ImageCache?
+    private let disk: DiskTier?
     private let statistics: PipelineStatistics
     private let logger: Logger
 
@@ -25,6 +26,9 @@ final class PipelineGraph {
         self.loader = configuration.dataLoader
         self.decoder = configuration.decoder
         self.cache = configuration.imageCache
+        self.disk = configuration.dataCache.map {
+            DiskTier(cache: $0, policy: configuration.dataCachePolicy, encoder: configuration.processedImageEncoder)
+        }
         self.statistics = statistics
         self.logger = configuration.logger
     }
@@ -47,7 +51,11 @@ final class PipelineGraph {
             let job = DecodeJob(key: key, request: request)
             decodeJobs[key] = job
             subscribe(task, to: job)
-            attachFetch(for: job)
+            if let disk, disk.readsProcessed(for: request) {
+                lookUpProcessed(job, in: disk)
+            } else {
+                attachFetch(for: job)
+            }
         }
         checkProbes()
     }
@@ -95,25 +103,45 @@ final class PipelineGraph {
     }
 
     private func runFetch(_ fetch: FetchJob) {
-        statistics.recordDownload()
-        logger.debug("download started", metadata: ["source": "\(fetch.source)"])
-        let loader = self.loader, source = fetch.source
+        let loader = self.loader, source = fetch.source, statistics = self.statistics, logger = self.logger
+        let options = fetch.waiters.values.first?.request.options ?? []
+        let disk = self.disk, key = fetch.key
         let relay = ProgressRelay { [weak fetch, weak self] progress in
             guard let fetch, let self else { return }
             self.relay(progress, from: fetch)
         }
         fetch.work = Task(priority: fetch.priority.taskPriority) {
-            let result = await Self.load(source, with: loader, progress: relay)
+            let result = await Self.load(
+                source, key: key, with: loader, disk: disk, options: options,
+                statistics: statistics, logger: logger, progress: relay
+            )
             self.fetchFinished(fetch, result)
         }
     }
 
+    /// The original bytes: from the disk tier when it keeps them, else from the loader (and
+    /// then stored in the background: delivery never waits for the disk write).
     @concurrent
     private nonisolated static func load(
-        _ source: ImageSource, with loader: any DataLoading, progress: ProgressRelay
-    ) async -> Result<[UInt8], DataLoadingError> {
+        _ source: ImageSource,
+        key: String,
+        with loader: any DataLoading,
+        disk: DiskTier?,
+        options: ImageRequest.Options,
+        statistics: PipelineStatistics,
+        logger: Logger,
+        progress: ProgressRelay
+    ) async -> Result<(bytes: [UInt8], origin: ImageResponse.Origin), DataLoadingError> {
+        if let disk, disk.policy.storesOriginal(resize: nil),
+           !options.contains(.skipDiskCacheRead), let bytes = await disk.cache.cachedData(for: key) {
+            return .success((bytes, .disk))
+        }
+        if Task.isCancelled { return .failure(.cancelled) }
+        statistics.recordDownload()
+        logger.debug("download started", metadata: ["source": "\(source)"])
         do {
-            return .success(try await loader.loadData(for: source) { progress.send($0) })
+            let bytes = try await loader.loadData(for: source) { progress.send($0) }
+            return .success((bytes, .source))
         } catch {
             return .failure(error)
         }
@@ -127,7 +155,7 @@ final class PipelineGraph {
         }
     }
 
-    private func fetchFinished(_ fetch: FetchJob, _ result: Result<[UInt8], DataLoadingError>) {
+    private func fetchFinished(_ fetch: FetchJob, _ result: Result<(bytes: [UInt8], origin: ImageResponse.Origin), DataLoadingError>) {
         defer { checkProbes() }
         if let item = fetch.item { downloads.finished(item) }
         fetch.work = nil
@@ -137,12 +165,15 @@ final class PipelineGraph {
         let waiters = Array(fetch.waiters.values)
         fetch.waiters = [:]
         switch result {
-        case let .success(bytes):
-            statistics.recordBytes(bytes.count)
-            logger.debug("download finished", metadata: ["source": "\(fetch.source)", "bytes": "\(bytes.count)"])
+        case let .success((bytes, origin)):
+            if origin == .source {
+                statistics.recordBytes(bytes.count)
+                logger.debug("download finished", metadata: ["source": "\(fetch.source)", "bytes": "\(bytes.count)"])
+                storeOriginal(bytes, key: fetch.key, for: waiters)
+            }
             for job in waiters {
                 job.fetch = nil
-                startDecode(job, bytes: bytes)
+                startDecode(job, bytes: bytes, origin: origin, processed: false)
             }
         case let .failure(error):
             logger.notice("download failed", metadata: ["source": "\(fetch.source)", "error": "\(error)"])
@@ -168,12 +199,20 @@ final class PipelineGraph {
 
     // MARK: - Stage 2: one decode per cache key
 
-    private func startDecode(_ job: DecodeJob, bytes: [UInt8]) {
-        job.item = decodes.enqueue(priority: job.priority) { [unowned self] in self.runDecode(job, bytes: bytes) }
+    /// Queues the decode of `bytes`. `processed` bytes are a stored processed image, already at
+    /// the requested size: they are decoded as they are.
+    private func startDecode(_ job: DecodeJob, bytes: [UInt8], origin: ImageResponse.Origin, processed: Bool) {
+        job.origin = origin
+        job.decodedStoredProcessed = processed
+        job.item = decodes.enqueue(priority: job.priority) { [unowned self] in
+            self.runDecode(job, bytes: bytes, processed: processed)
+        }
     }
 
-    private func runDecode(_ job: DecodeJob, bytes: [UInt8]) {
-        let decoder = self.decoder, request = job.request
+    private func runDecode(_ job: DecodeJob, bytes: [UInt8], processed: Bool) {
+        let decoder = self.decoder
+        var request = job.request
+        if processed { request.resize = nil }
         job.work = Task(priority: job.priority.taskPriority) {
             let result = await Self.decode(bytes, request: request, decoder: decoder)
             self.decodeFinished(job, result)
@@ -217,7 +256,10 @@ final class PipelineGraph {
             if !job.request.options.contains(.skipMemoryCacheWrite) {
                 cache?[job.key] = ImageResponse(image: bitmap, origin: .memory)
             }
-            finish(job, .success(ImageResponse(image: bitmap, origin: .source)))
+            if !job.decodedStoredProcessed, let disk, disk.writesProcessed(for: job.request) {
+                storeProcessed(bitmap, key: job.key.processedDataKey, in: disk)
+            }
+            finish(job, .success(ImageResponse(image: bitmap, origin: job.origin)))
         case let .failure(error):
             logger.notice("decode failed", metadata: ["source": "\(job.request.source)", "error": "\(error)"])
             finish(job, .failure(error))
@@ -241,7 +283,11 @@ final class PipelineGraph {
         job.tasks = [:]
         for task in tasks {
             registered[task.id] = nil
-            if case let .failure(error) = outcome { statistics.recordFailure(kind: error.kind) }
+            switch outcome {
+            case let .failure(error): statistics.recordFailure(kind: error.kind)
+            case let .success(response) where response.origin == .disk: statistics.recordDiskHit()
+            case .success: break
+            }
             task.finish(outcome)
         }
     }
@@ -252,6 +298,60 @@ final class PipelineGraph {
         job.priority = priority
         if let item = job.item { decodes.setPriority(item, to: priority) }
         if let fetch = job.fetch { updatePriority(of: fetch) }
+    }
+
+    // MARK: - The disk tier
+
+    /// Looks for the processed image on disk (off the actor); a miss goes on to the fetch.
+    private func lookUpProcessed(_ job: DecodeJob, in disk: DiskTier) {
+        let key = job.key.processedDataKey
+        job.work = Task(priority: job.priority.taskPriority) {
+            let bytes = await Self.read(key, from: disk)
+            self.processedLookupFinished(job, bytes)
+        }
+    }
+
+    @concurrent
+    private nonisolated static func read(_ key: String, from disk: DiskTier) async -> [UInt8]? {
+        await disk.cache.cachedData(for: key)
+    }
+
+    private func processedLookupFinished(_ job: DecodeJob, _ bytes: [UInt8]?) {
+        job.work = nil
+        guard decodeJobs[job.key] === job else { return }   // every caller left meanwhile
+        if let bytes {
+            startDecode(job, bytes: bytes, origin: .disk, processed: true)
+        } else {
+            attachFetch(for: job)
+        }
+    }
+
+    /// Disk writes under way. Delivery never waits for them; ``isIdle`` does.
+    private var pendingDiskWrites = 0
+
+    private func storeOriginal(_ bytes: [UInt8], key: String, for jobs: [DecodeJob]) {
+        guard let disk, jobs.contains(where: { disk.writesOriginal(for: $0.request) }) else { return }
+        statistics.recordDiskWrite()
+        pendingDiskWrites += 1
+        Task.detached(priority: .utility) {
+            await disk.cache.storeData(bytes, for: key)
+            await self.diskWriteFinished()
+        }
+    }
+
+    private func storeProcessed(_ bitmap: Bitmap, key: String, in disk: DiskTier) {
+        guard let encoder = disk.encoder else { return }
+        statistics.recordDiskWrite()
+        pendingDiskWrites += 1
+        Task.detached(priority: .utility) {
+            if let bytes = try? encoder.encode(bitmap) { await disk.cache.storeData(bytes, for: key) }
+            await self.diskWriteFinished()
+        }
+    }
+
+    private func diskWriteFinished() {
+        pendingDiskWrites -= 1
+        checkProbes()
     }
 
     // MARK: - Probes
@@ -282,7 +382,9 @@ final class PipelineGraph {
     /// Whether a download for `sourceKey` is queued or running.
     func isFetching(_ sourceKey: String) -> Bool { fetchJobs[sourceKey] != nil }
     /// Whether no work is queued or running.
-    var isIdle: Bool { decodeJobs.isEmpty && fetchJobs.isEmpty && downloads.running == 0 && decodes.running == 0 }
+    var isIdle: Bool {
+        decodeJobs.isEmpty && fetchJobs.isEmpty && downloads.running == 0 && decodes.running == 0 && pendingDiskWrites == 0
+    }
     /// Downloads waiting for a slot.
     var waitingDownloads: Int { downloads.waitingCount }
     /// Callers registered with a decode job.
