@@ -77,6 +77,7 @@ let package = Package(
             dependencies: [
                 "Imagery",
                 "ImageryCodecs",
+                "ImageryDiskCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

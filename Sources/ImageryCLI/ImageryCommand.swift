@@ -5,6 +5,6 @@ struct ImageryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagery",
         abstract: "Decode, resize and encode images on Linux and Apple platforms.",
-        subcommands: [ThumbnailCommand.self, BenchCommand.self]
+        subcommands: [ThumbnailCommand.self, BenchCommand.self, CacheStressCommand.self]
     )
 }

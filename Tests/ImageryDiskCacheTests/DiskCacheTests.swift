@@ -123,3 +123,48 @@ struct DiskCacheTests {
         #expect(throws: DiskCacheError.self) { try DiskCache(directory: "/proc/imagery-cannot-live-here") }
     }
 }
+
+@Suite
+struct BlobFileTests {
+    let directory = TemporaryDirectory()
+
+    @Test("Large entries are stored as files, survive a reopen, and a corrupted file is rejected")
+    func largeEntries() async throws {
+        let large = DiskCacheTests.bytes(600_000, seed: 3)
+        do {
+            let cache = try DiskCache(directory: directory.path)
+            await cache.storeData(large, for: "big")
+            #expect(await cache.cachedData(for: "big") == large)
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/blobs")
+        #expect(files.count == 1)
+
+        let reopened = try DiskCache(directory: directory.path)
+        #expect(await reopened.cachedData(for: "big") == large)
+
+        // Replacing the entry removes the old file.
+        await reopened.storeData(DiskCacheTests.bytes(300_000, seed: 4), for: "big")
+        let afterReplace = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/blobs")
+        #expect(afterReplace.count == 1 && afterReplace != files)
+
+        // Flip bytes in the file: the entry is rejected, and the row and file are gone.
+        let path = directory.path + "/blobs/" + afterReplace[0]
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[1000] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(await reopened.cachedData(for: "big") == nil)
+        #expect(reopened.statistics.rejected == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/blobs").isEmpty)
+    }
+
+    @Test("A missing file reads as a rejected entry, never as data")
+    func missingFile() async throws {
+        let cache = try DiskCache(directory: directory.path)
+        await cache.storeData(DiskCacheTests.bytes(200_000, seed: 5), for: "gone")
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path + "/blobs") {
+            try FileManager.default.removeItem(atPath: directory.path + "/blobs/" + name)
+        }
+        #expect(await cache.cachedData(for: "gone") == nil)
+        #expect(cache.statistics.rejected == 1)
+    }
+}

@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks: thumbnails against libvips and Pillow, and the pipeline's hot paths.",
-        subcommands: [ThumbnailBenchCommand.self, PipelineBenchCommand.self],
+        subcommands: [ThumbnailBenchCommand.self, PipelineBenchCommand.self, DiskCacheBenchCommand.self],
         defaultSubcommand: ThumbnailBenchCommand.self
     )
 }

@@ -14,6 +14,14 @@ enum Measurement {
         return milliseconds(clock.now - start)
     }
 
+    /// Runs `body` and returns its wall time in milliseconds.
+    static func timeAsync(_ body: () async throws -> Void) async rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await body()
+        return milliseconds(clock.now - start)
+    }
+
     static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return .nan }
         let sorted = values.sorted()

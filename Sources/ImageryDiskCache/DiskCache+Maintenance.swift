@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import Imagery
+
+extension DiskCache {
+    /// Stores many small entries in one transaction (warming a cache, benchmarks).
+    public func storeMany(_ entries: [(key: String, data: [UInt8])]) async {
+        let now = configuration.now().timeIntervalSince1970
+        let rows = entries.map { ($0.key, Data($0.data), $0.data.count, Checksum.of($0.data)) }
+        do {
+            try await pool.write { db in
+                for (key, data, size, checksum) in rows {
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO entry (key, data, file, size, checksum, created, accessed) VALUES (?, ?, NULL, ?, ?, ?, ?)",
+                        arguments: [key, data, size, checksum, now, now]
+                    )
+                }
+            }
+            state.withLock {
+                $0.statistics.writes += rows.count
+                $0.approximateSize += rows.reduce(0) { $0 + $1.2 }
+            }
+        } catch {
+            recordFailure(error, during: "write")
+        }
+    }
+
+    public func removeData(for key: String) async {
+        let file = try? await pool.write { db -> String? in
+            let file = try String.fetchOne(db, sql: "SELECT file FROM entry WHERE key = ?", arguments: [key])
+            try db.execute(sql: "DELETE FROM entry WHERE key = ?", arguments: [key])
+            return file
+        }
+        if let file { blobs.remove(file) }
+    }
+
+    public func removeAll() async {
+        let files = (try? await pool.write { db -> [String] in
+            let files = try String.fetchAll(db, sql: "SELECT file FROM entry WHERE file IS NOT NULL")
+            try db.execute(sql: "DELETE FROM entry")
+            return files
+        }) ?? []
+        for file in files { blobs.remove(file) }
+        state.withLock { $0.approximateSize = 0 }
+    }
+
+    /// Writes pending access times now (they are otherwise written every
+    /// ``Configuration/accessBatchSize`` reads).
+    public func flush() async {
+        let batch = state.withLock { state -> [String: Double] in
+            defer { state.pendingAccess = [:] }
+            return state.pendingAccess
+        }
+        if !batch.isEmpty { await writeAccessTimes(batch) }
+    }
+
+    func writeAccessTimes(_ batch: [String: Double]) async {
+        _ = try? await pool.write { db in
+            for (key, time) in batch {
+                try db.execute(sql: "UPDATE entry SET accessed = ? WHERE key = ?", arguments: [time, key])
+            }
+        }
+    }
+
+    /// Removes least recently used entries until the total is under 90% of the limit.
+    /// Runs in the background; readers are never blocked (WAL).
+    func trim() async {
+        await flush()
+        let target = configuration.sizeLimit / 10 * 9
+        let removed: [String?] = (try? await pool.write { db -> [String?] in
+            var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry") ?? 0
+            var removed: [String?] = []
+            while total > target {
+                let victims = try Row.fetchAll(db, sql: "SELECT key, size, file FROM entry ORDER BY accessed ASC LIMIT 64")
+                if victims.isEmpty { break }
+                for victim in victims where total > target {
+                    try db.execute(sql: "DELETE FROM entry WHERE key = ?", arguments: [victim["key"] as String])
+                    total -= victim["size"] as Int
+                    removed.append(victim["file"])
+                }
+            }
+            return removed
+        }) ?? []
+        for case let file? in removed { blobs.remove(file) }
+        let total = ((try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry") }) ?? nil) ?? 0
+        state.withLock { state in
+            state.statistics.evictions += removed.count
+            state.approximateSize = total
+            state.trimming = false
+        }
+    }
+
+    /// Deletes blob files that no row names (see ``BlobFiles/removeOrphans(keeping:now:)``).
+    func removeOrphanedFiles() async {
+        guard let referenced = try? await pool.read({ db in
+            Set(try String.fetchAll(db, sql: "SELECT file FROM entry WHERE file IS NOT NULL"))
+        }) else { return }
+        blobs.removeOrphans(keeping: referenced)
+    }
+}
