@@ -20,6 +20,10 @@ import Logging
 //                     the job            └──────► ImageDecoding ◄─┘ bytes
 //                                                 (@concurrent: draft decode + resize)
 //
+// With a disk tier (DataCaching), a new DecodeJob first looks for its processed image on disk
+// and a FetchJob for the original bytes, both off the actor; what comes from the source is
+// written back in detached tasks, so delivery never waits for a disk write.
+//
 // A task that leaves unsubscribes from its DecodeJob; a DecodeJob with no tasks left cancels
 // its decode and unsubscribes from its FetchJob; a FetchJob with no decode jobs left cancels
 // the download, which closes the connection and frees the bytes.
