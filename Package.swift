@@ -80,6 +80,7 @@ let package = Package(
                 "ImageryDiskCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            resources: [.copy("Gallery")],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageryTests", dependencies: ["Imagery"], swiftSettings: strictSettings),

@@ -4,7 +4,7 @@ import ArgumentParser
 struct ImageryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagery",
-        abstract: "Decode, resize and encode images on Linux and Apple platforms.",
-        subcommands: [ThumbnailCommand.self, BenchCommand.self, CacheStressCommand.self]
+        abstract: "Load, decode, resize and encode images on Linux and Apple platforms.",
+        subcommands: [GridCommand.self, ThumbnailCommand.self, BenchCommand.self, CacheStressCommand.self]
     )
 }

@@ -35,6 +35,22 @@ extension ImagePipeline {
         /// Failed requests by ``ImagePipelineError/kind`` (`"not_found"`, `"http_5xx"`,
         /// `"decoding"`, `"cancelled"` …).
         public var failures: [String: Int] = [:]
+
+        /// All counters at zero (for tests and for summing snapshots).
+        public init() {}
+
+        init(requests: Int, coalesced: Int, memoryHits: Int, diskHits: Int, diskWrites: Int,
+             downloads: Int, bytesDownloaded: Int, decodes: Int, failures: [String: Int]) {
+            self.requests = requests
+            self.coalesced = coalesced
+            self.memoryHits = memoryHits
+            self.diskHits = diskHits
+            self.diskWrites = diskWrites
+            self.downloads = downloads
+            self.bytesDownloaded = bytesDownloaded
+            self.decodes = decodes
+            self.failures = failures
+        }
     }
 }
 
