@@ -12,7 +12,7 @@ extension ImageDecoder {
 
 extension ImagePipeline.Configuration {
     /// The standard configuration: ``ImageDecoder`` (libjpeg-turbo, libpng, GIF, and WebP with
-    /// the trait), a ``DataLoader`` that retries transient failures (``RetryPolicy`` defaults),
+    /// the trait), a `DataLoader` that retries transient failures (`RetryPolicy` defaults),
     /// an `ImageCache` with its defaults, and ``CacheEncoder`` for processed images should a
     /// disk cache be added.
     ///

@@ -27,7 +27,7 @@ public final class DiskCache: DataCaching {
         /// How long an entry is served after it was stored, or `nil` for no limit. Default: `nil`.
         public var timeToLive: Duration?
         /// Entries this large or larger are stored as files beside the database, which reads
-        /// them faster than a SQLite blob (see ``BlobFiles``). Default: 128 KiB.
+        /// them faster than a SQLite blob. Default: 128 KiB.
         public var fileThreshold = 128 << 10
         /// Reads whose access times are held in memory before they are written. Default: 64.
         public var accessBatchSize = 64

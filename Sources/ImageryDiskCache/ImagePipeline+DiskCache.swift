@@ -4,7 +4,7 @@ import Logging
 extension ImagePipeline.Configuration {
     /// Adds a ``DiskCache`` in `directory` as the pipeline's disk tier. If it cannot be opened
     /// (an unusable directory, a file that is not a cache, a newer schema), logs one warning on
-    /// ``logger`` and leaves the pipeline working from memory and the source.
+    /// the configuration's `logger` and leaves the pipeline working from memory and the source.
     ///
     /// ```swift
     /// var configuration = ImagePipeline.Configuration.standard

@@ -14,7 +14,10 @@ public struct LatencySimulatingDataLoader: DataLoading {
 
     /// Delays every load of `base` by a uniformly random time in `delay`.
     ///
-    /// - Parameter sleep: how to wait; tests pass a suspendable double. Default: `Task.sleep(for:)`.
+    /// - Parameters:
+    ///   - base: the loader that does the real work.
+    ///   - delay: the range each delay is drawn from.
+    ///   - sleep: how to wait; tests pass a suspendable double. Default: `Task.sleep(for:)`.
     public init(
         wrapping base: any DataLoading,
         delay: ClosedRange<Duration>,

@@ -13,8 +13,11 @@ public struct RetryingDataLoader: DataLoading {
 
     /// Retries `base` as `policy` says.
     ///
-    /// - Parameter sleep: how to wait between attempts; tests pass a double that records the
-    ///   delays. Default: `Task.sleep(for:)`.
+    /// - Parameters:
+    ///   - base: the loader that does the real work.
+    ///   - policy: when and how soon to retry.
+    ///   - sleep: how to wait between attempts; tests pass a double that records the delays.
+    ///     Default: `Task.sleep(for:)`.
     public init(
         wrapping base: any DataLoading,
         policy: RetryPolicy = RetryPolicy(),

@@ -10,17 +10,27 @@ final class GridProgress: Sendable {
     private let done = Locked(0)
     private let isTerminal = isatty(STDERR_FILENO) != 0
     private let pass: String
+    /// Bytes downloaded before this pass, so that the rate is this pass's own.
+    private let baseline: Int
 
     init(total: Int, pipeline: ImagePipeline, pass: String) {
         self.total = total
         self.pipeline = pipeline
         self.pass = pass
+        baseline = pipeline.statistics.bytesDownloaded
     }
 
     func finished(_ label: String, milliseconds: Double, outcome: String) {
-        let count = done.withLock { $0 += 1; return $0 }
+        // Counted and written under one lock, so that lines never appear out of order.
+        done.withLock { done in
+            done += 1
+            write(count: done, label: label, milliseconds: milliseconds, outcome: outcome)
+        }
+    }
+
+    private func write(count: Int, label: String, milliseconds: Double, outcome: String) {
         let elapsed = Measurement.milliseconds(ContinuousClock.now - start) / 1000
-        let bytes = Double(pipeline.statistics.bytesDownloaded)
+        let bytes = Double(pipeline.statistics.bytesDownloaded - baseline)
         if isTerminal {
             let width = 24
             let filled = total > 0 ? width * count / total : width
