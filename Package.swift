@@ -84,18 +84,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageryTests", dependencies: ["Imagery"], swiftSettings: strictSettings),
+        // Doubles and helpers shared by the test targets.
+        .target(name: "ImageryTestSupport", dependencies: ["Imagery"], path: "Tests/ImageryTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "ImageryPipelineTests",
             dependencies: [
                 "Imagery",
                 "ImageryCodecs",
+                "ImageryTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ImageryDiskCacheTests",
-            dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache"],
+            dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI"], swiftSettings: strictSettings),

@@ -224,7 +224,3 @@ public final class DiskCache: DataCaching {
         if needsTrim { Task.detached(priority: .utility) { await self.trim() } }
     }
 }
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
-}

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Imagery
 @testable import ImageryDiskCache
+import ImageryTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ final class StressProcess: Sendable {
 
     let pid: pid_t
     /// "wrote" once per entry the child reports, "exited" when it ends.
-    let events = EventLog()
+    let events = EventCounter()
     private let status = Locked<Int32?>(nil)
 
     init(_ arguments: [String]) throws {
@@ -68,37 +69,6 @@ final class StressProcess: Sendable {
     var exitCode: Int32 { status.withLock { raw in wasSignalledRaw(raw ?? 0) ? -1 : ((raw ?? 0) >> 8) & 0xff } }
 
     private func wasSignalledRaw(_ raw: Int32) -> Bool { raw & 0x7f != 0 }
-}
-
-/// Named event counts a test can await (the child's progress lines, its exit).
-final class EventLog: Sendable {
-    private let state = Locked(State())
-    private struct State {
-        var counts: [String: Int] = [:]
-        var waiters: [(String, Int, CheckedContinuation<Void, Never>)] = []
-    }
-
-    func record(_ name: String) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.counts[name, default: 0] += 1
-            let count = state.counts[name]!
-            let ready = state.waiters.filter { $0.0 == name && $0.1 <= count }.map(\.2)
-            state.waiters.removeAll { $0.0 == name && $0.1 <= count }
-            return ready
-        }
-        for continuation in ready { continuation.resume() }
-    }
-
-    func wait(for name: String, count: Int = 1) async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Bool in
-                if state.counts[name, default: 0] >= count { return true }
-                state.waiters.append((name, count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-    }
 }
 
 @Suite(.serialized, .timeLimit(.minutes(3)))

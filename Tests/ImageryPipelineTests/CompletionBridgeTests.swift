@@ -1,3 +1,4 @@
+import ImageryTestSupport
 import Dispatch
 @testable import Imagery
 import ImageryCodecs

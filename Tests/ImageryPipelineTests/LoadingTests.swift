@@ -1,3 +1,4 @@
+import ImageryTestSupport
 import Foundation
 @testable import Imagery
 import ImageryCodecs

@@ -1,4 +1,5 @@
 @testable import Imagery
+import ImageryTestSupport
 import ImageryCodecs
 import Testing
 

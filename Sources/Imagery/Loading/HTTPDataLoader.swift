@@ -53,10 +53,3 @@ final class HTTPDataLoader: Sendable {
         return try result.get()
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as Foundation's `TimeInterval`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
-    }
-}

@@ -1,3 +1,4 @@
+import ImageryTestSupport
 import Imagery
 
 /// A suspendable loader: every load of a `custom` source records that it started, then waits

@@ -6,11 +6,16 @@ struct DiskTier: Sendable {
     let encoder: (any ImageEncoding)?
 
     func readsProcessed(for request: ImageRequest) -> Bool {
-        encoder != nil && policy.storesProcessed(resize: request.resize) && !request.options.contains(.skipDiskCacheRead)
+        keepsProcessed(for: request) && !request.options.contains(.skipDiskCacheRead)
     }
 
     func writesProcessed(for request: ImageRequest) -> Bool {
-        encoder != nil && policy.storesProcessed(resize: request.resize) && !request.options.contains(.skipDiskCacheWrite)
+        keepsProcessed(for: request) && !request.options.contains(.skipDiskCacheWrite)
+    }
+
+    /// Processed images need an encoder to be stored, and the policy to want them.
+    private func keepsProcessed(for request: ImageRequest) -> Bool {
+        encoder != nil && policy.storesProcessed(resize: request.resize)
     }
 
     func writesOriginal(for request: ImageRequest) -> Bool {

@@ -204,15 +204,13 @@ final class PipelineGraph {
     private func startDecode(_ job: DecodeJob, bytes: [UInt8], origin: ImageResponse.Origin, processed: Bool) {
         job.origin = origin
         job.decodedStoredProcessed = processed
-        job.item = decodes.enqueue(priority: job.priority) { [unowned self] in
-            self.runDecode(job, bytes: bytes, processed: processed)
-        }
+        job.item = decodes.enqueue(priority: job.priority) { [unowned self] in self.runDecode(job, bytes: bytes) }
     }
 
-    private func runDecode(_ job: DecodeJob, bytes: [UInt8], processed: Bool) {
+    private func runDecode(_ job: DecodeJob, bytes: [UInt8]) {
         let decoder = self.decoder
         var request = job.request
-        if processed { request.resize = nil }
+        if job.decodedStoredProcessed { request.resize = nil }
         job.work = Task(priority: job.priority.taskPriority) {
             let result = await Self.decode(bytes, request: request, decoder: decoder)
             self.decodeFinished(job, result)
@@ -252,14 +250,13 @@ final class PipelineGraph {
         switch result {
         case let .success(bitmap):
             statistics.recordDecode()
-            // Stored as a memory response, so that a hit is returned as it is, with no rebuilding.
-            if !job.request.options.contains(.skipMemoryCacheWrite) {
-                cache?[job.key] = ImageResponse(image: bitmap, origin: .memory)
-            }
+            let response = ImageResponse(image: bitmap, origin: job.origin)
+            // The cache stores it as a memory response, so a hit is returned as it is.
+            if !job.request.options.contains(.skipMemoryCacheWrite) { cache?[job.key] = response }
             if !job.decodedStoredProcessed, let disk, disk.writesProcessed(for: job.request) {
                 storeProcessed(bitmap, key: job.key.processedDataKey, in: disk)
             }
-            finish(job, .success(ImageResponse(image: bitmap, origin: job.origin)))
+            finish(job, .success(response))
         case let .failure(error):
             logger.notice("decode failed", metadata: ["source": "\(job.request.source)", "error": "\(error)"])
             finish(job, .failure(error))
@@ -377,10 +374,6 @@ final class PipelineGraph {
         probes = remaining
     }
 
-    /// Callers waiting on the decode job for `key`.
-    func waiterCount(for key: ImageCacheKey) -> Int { decodeJobs[key]?.tasks.count ?? 0 }
-    /// Whether a download for `sourceKey` is queued or running.
-    func isFetching(_ sourceKey: String) -> Bool { fetchJobs[sourceKey] != nil }
     /// Whether no work is queued or running.
     var isIdle: Bool {
         decodeJobs.isEmpty && fetchJobs.isEmpty && downloads.running == 0 && decodes.running == 0 && pendingDiskWrites == 0
