@@ -91,7 +91,7 @@ public final class DiskCache: DataCaching {
         options.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         options.label = "imagery.disk-cache"
         do {
-            pool = try DatabasePool(path: path, configuration: options)
+            pool = try Self.openPool(path: path, configuration: options)
             try Self.prepareSchema(pool, path: path)
             let size = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry") } ?? 0
             state.withLock { $0.approximateSize = size }
@@ -102,6 +102,22 @@ public final class DiskCache: DataCaching {
             throw .notACache(path: path)
         } catch {
             throw .databaseFailed(path: path, detail: String(describing: error))
+        }
+    }
+
+    /// Opens the pool, retrying while another process holds a lock. Opening runs
+    /// `PRAGMA journal_mode = WAL`, which SQLite answers with SQLITE_BUSY, without consulting
+    /// the busy timeout, when another process is writing at that moment (seen with two
+    /// processes starting together). Gives up after about five seconds.
+    private static func openPool(path: String, configuration: GRDB.Configuration) throws -> DatabasePool {
+        var attempt = 0
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 100 {
+                attempt += 1
+                usleep(50_000)
+            }
         }
     }
 
@@ -133,27 +149,33 @@ public final class DiskCache: DataCaching {
     /// dominated a 20 KB read (98 µs median against 10 µs for a plain file).
     @concurrent
     public func cachedData(for key: String) async -> [UInt8]? {
-        let row: StoredEntry?
+        var found: StoredEntry?
         do {
-            row = try readEntry(key)
+            found = try readEntry(key)
         } catch {
             recordFailure(error, during: "read")
             return nil
         }
-        guard let row else {
+        guard var row = found else {
             state.withLock { $0.statistics.misses += 1 }
             return nil
         }
         let now = configuration.now().timeIntervalSince1970
         if let ttl = configuration.timeToLive, row.created + ttl.seconds <= now {
             state.withLock { $0.statistics.misses += 1 }
-            await removeData(for: key)
+            await removeEntry(key, matching: row)
             return nil
         }
-        let bytes = row.file.map { blobs.read($0) } ?? [UInt8](row.data)
-        guard let bytes, Checksum.of(bytes) == row.checksum else {
+        var bytes = verifiedContents(of: row)
+        if bytes == nil, let fresh = try? readEntry(key), fresh != row {
+            // A writer (in this process or another) replaced the entry and deleted the file our
+            // row named after the row was read: that is not damage. Read the new entry instead.
+            row = fresh
+            bytes = verifiedContents(of: fresh)
+        }
+        guard let bytes else {
             state.withLock { $0.statistics.rejected += 1 }
-            await removeData(for: key)
+            await removeEntry(key, matching: row)
             return nil
         }
         let batch = state.withLock { state -> [String: Double]? in
@@ -167,7 +189,27 @@ public final class DiskCache: DataCaching {
         return bytes
     }
 
-    struct StoredEntry: Sendable {
+    /// The entry's bytes if they match its checksum; `nil` if they do not or its file is gone.
+    private func verifiedContents(of entry: StoredEntry) -> [UInt8]? {
+        guard let bytes = entry.file.map({ blobs.read($0) }) ?? [UInt8](entry.data),
+              Checksum.of(bytes) == entry.checksum else { return nil }
+        return bytes
+    }
+
+    /// Deletes `key` only if it is still the entry that was read, so that a rejected or
+    /// expired entry never takes a newer, valid replacement with it.
+    private func removeEntry(_ key: String, matching entry: StoredEntry) async {
+        let removed = (try? await pool.write { db -> Bool in
+            try db.execute(
+                sql: "DELETE FROM entry WHERE key = ? AND checksum = ? AND created = ? AND file IS ?",
+                arguments: [key, entry.checksum, entry.created, entry.file]
+            )
+            return db.changesCount > 0
+        }) ?? false
+        if removed, let file = entry.file { blobs.remove(file) }
+    }
+
+    struct StoredEntry: Sendable, Equatable {
         let data: Data
         let file: String?
         let checksum: Int64
