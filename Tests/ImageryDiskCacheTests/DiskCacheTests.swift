@@ -15,6 +15,15 @@ final class TemporaryDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
+/// The cache's database opened directly, as a tool or a damaged disk would touch it. It waits
+/// for locks like the cache does: the cache's own connections may still be closing (WAL
+/// checkpoint) when a test reaches in.
+func rawDatabase(_ path: String) throws -> DatabaseQueue {
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(10)
+    return try DatabaseQueue(path: path, configuration: configuration)
+}
+
 @Suite
 struct DiskCacheTests {
     let directory = TemporaryDirectory()
@@ -51,7 +60,7 @@ struct DiskCacheTests {
             _ = await cache.cachedData(for: "keep")   // stays the most recently used
             await cache.trim()
         }
-        let total = try await DatabaseQueue(path: directory.path + "/cache.sqlite").read { db in
+        let total = try await rawDatabase(directory.path + "/cache.sqlite").read { db in
             try Int.fetchOne(db, sql: "SELECT SUM(size) FROM entry") ?? 0
         }
         #expect(total <= 200_000)
@@ -82,13 +91,13 @@ struct DiskCacheTests {
         // Random bytes over the blob, as a torn write or bad sector would leave them.
         var generator = SystemRandomNumberGenerator()
         let garbage = Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        try await DatabaseQueue(path: directory.path + "/cache.sqlite").write { db in
+        try await rawDatabase(directory.path + "/cache.sqlite").write { db in
             try db.execute(sql: "UPDATE entry SET data = ? WHERE key = 'victim'", arguments: [garbage])
         }
 
         #expect(await cache.cachedData(for: "victim") == nil)
         #expect(cache.statistics.rejected == 1)
-        let rows = try await DatabaseQueue(path: directory.path + "/cache.sqlite").read { db in
+        let rows = try await rawDatabase(directory.path + "/cache.sqlite").read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? -1
         }
         #expect(rows == 0)
@@ -98,7 +107,7 @@ struct DiskCacheTests {
     func notACache() throws {
         try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
         let path = directory.path + "/cache.sqlite"
-        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE notes(text TEXT)") }
+        try rawDatabase(path).write { db in try db.execute(sql: "CREATE TABLE notes(text TEXT)") }
         #expect(throws: DiskCacheError.notACache(path: path)) { try DiskCache(directory: directory.path) }
 
         let text = directory.path + "/other"
@@ -112,7 +121,7 @@ struct DiskCacheTests {
     func futureSchema() async throws {
         _ = try DiskCache(directory: directory.path)
         let path = directory.path + "/cache.sqlite"
-        try await DatabaseQueue(path: path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        try await rawDatabase(path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 99") }
         #expect(throws: DiskCacheError.futureSchema(path: path, found: 99, supported: 1)) {
             try DiskCache(directory: directory.path)
         }

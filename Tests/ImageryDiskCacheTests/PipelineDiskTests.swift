@@ -71,7 +71,7 @@ struct PipelineDiskTests {
         let first = try pipeline(policy: .originalData)
         _ = try await first.image(for: request)
         await first.waitUntilIdle()
-        try await DatabaseQueue(path: directory.path + "/cache.sqlite").write { db in
+        try await rawDatabase(directory.path + "/cache.sqlite").write { db in
             try db.execute(sql: "UPDATE entry SET data = randomblob(length(data))")
         }
 
