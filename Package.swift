@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Imagery", targets: ["Imagery"]),
         .library(name: "ImageryCodecs", targets: ["ImageryCodecs"]),
         .library(name: "ImageryDiskCache", targets: ["ImageryDiskCache"]),
+        .library(name: "ImageryUI", targets: ["ImageryUI"]),
         .executable(name: "imagery", targets: ["ImageryCLI"]),
     ],
     traits: [
@@ -72,6 +73,25 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The UI layer: a platform-neutral @Observable view model, thin SwiftUI views over it, and
+        // Core Graphics / ImageIO glue. On Linux it builds against the stubs below, so CI
+        // type-checks the views; on Apple platforms against the real frameworks.
+        .target(
+            name: "ImageryUI",
+            dependencies: [
+                "Imagery",
+                .target(name: "ImageryCodecs", condition: .when(platforms: [.linux])),
+                .target(name: "SwiftUIStub", condition: .when(platforms: [.linux])),
+                .target(name: "CoreGraphicsStub", condition: .when(platforms: [.linux])),
+                .target(name: "ImageIOStub", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Declarations of the SwiftUI, Core Graphics and ImageIO symbols ImageryUI uses, written
+        // from Apple's documentation; empty on Apple platforms (see Sources/Stubs/README.md).
+        .target(name: "CoreGraphicsStub", path: "Sources/Stubs/CoreGraphicsStub", swiftSettings: strictSettings),
+        .target(name: "ImageIOStub", dependencies: ["CoreGraphicsStub"], path: "Sources/Stubs/ImageIOStub", swiftSettings: strictSettings),
+        .target(name: "SwiftUIStub", dependencies: ["CoreGraphicsStub"], path: "Sources/Stubs/SwiftUIStub", swiftSettings: strictSettings),
         .executableTarget(
             name: "ImageryCLI",
             dependencies: [
@@ -85,7 +105,7 @@ let package = Package(
         ),
         .testTarget(name: "ImageryTests", dependencies: ["Imagery"], swiftSettings: strictSettings),
         // Doubles and helpers shared by the test targets.
-        .target(name: "ImageryTestSupport", dependencies: ["Imagery"], path: "Tests/ImageryTestSupport", swiftSettings: strictSettings),
+        .target(name: "ImageryTestSupport", dependencies: ["Imagery", "ImageryCodecs"], path: "Tests/ImageryTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "ImageryPipelineTests",
             dependencies: [
@@ -99,6 +119,16 @@ let package = Package(
         .testTarget(
             name: "ImageryDiskCacheTests",
             dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ImageryUITests",
+            dependencies: [
+                "Imagery",
+                "ImageryUI",
+                "ImageryTestSupport",
+                .target(name: "SwiftUIStub", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI"], swiftSettings: strictSettings),

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Imagery
 import ImageryCodecs
+import ImageryTestSupport
 import Metrics
 import MetricsTestKit
 import Testing

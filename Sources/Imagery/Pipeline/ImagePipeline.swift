@@ -192,6 +192,21 @@ public final class ImagePipeline: Sendable {
         }
     }
 
+    /// Starts `request` with callbacks set before it can report anything, so no progress and
+    /// no outcome is missed; a memory hit finishes it before this returns. For the view model,
+    /// which hops each report to the main actor itself.
+    package func imageTask(
+        with request: ImageRequest,
+        onEvent: @escaping @Sendable (ImageTask.Event) -> Void,
+        onFinish: @escaping @Sendable (Result<ImageResponse, ImagePipelineError>) -> Void
+    ) -> ImageTask {
+        stats.recordRequest()
+        let task = ImageTask(request: request, graph: graph)
+        task.observe(events: onEvent, finish: onFinish)
+        start(task)
+        return task
+    }
+
     /// Waits until no download, decode or disk write is queued or running.
     public func waitUntilIdle() async {
         await graph.waitUntil { $0.isIdle }

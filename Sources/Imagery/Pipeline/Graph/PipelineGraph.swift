@@ -75,6 +75,7 @@ final class PipelineGraph {
     func priorityChanged(_ task: ImageTask) {
         guard let job = registered[task.id] else { return }
         updatePriority(of: job)
+        checkProbes()
     }
 
     private func subscribe(_ task: ImageTask, to job: DecodeJob) {

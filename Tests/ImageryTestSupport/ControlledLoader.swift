@@ -1,11 +1,10 @@
-import ImageryTestSupport
 import Imagery
 
 /// A suspendable loader: every load of a `custom` source records that it started, then waits
 /// until the test releases it (or cancels it), then returns the bytes the test registered.
 /// Records `started:<id>`, `cancelled:<id>` and `finished:<id>` in ``events``.
-final class ControlledLoader: DataLoading {
-    let events = EventCounter()
+package final class ControlledLoader: DataLoading {
+    package let events = EventCounter()
     private struct State {
         var released: Set<String> = []
         var releaseAll = false
@@ -16,14 +15,14 @@ final class ControlledLoader: DataLoading {
     private let state = Locked(State())
     private let bytes: @Sendable (String) -> [UInt8]
 
-    init(bytes: @escaping @Sendable (String) -> [UInt8] = { _ in Fixtures.rocket }) {
+    package init(bytes: @escaping @Sendable (String) -> [UInt8] = { _ in Fixtures.rocket }) {
         self.bytes = bytes
     }
 
     /// The ids in the order their loads started.
-    var startOrder: [String] { state.withLock { $0.order } }
+    package var startOrder: [String] { state.withLock { $0.order } }
 
-    func release(_ id: String) {
+    package func release(_ id: String) {
         let waiters = state.withLock { state in
             state.released.insert(id)
             return state.waiting.removeValue(forKey: id) ?? []
@@ -32,7 +31,7 @@ final class ControlledLoader: DataLoading {
     }
 
     /// Releases every current and future load.
-    func releaseAll() {
+    package func releaseAll() {
         let waiters = state.withLock { state in
             state.releaseAll = true
             defer { state.waiting = [:] }
@@ -41,7 +40,7 @@ final class ControlledLoader: DataLoading {
         for waiter in waiters { waiter.resume(returning: true) }
     }
 
-    func loadData(
+    package func loadData(
         for source: ImageSource,
         progress: @escaping @Sendable (DataProgress) -> Void
     ) async throws(DataLoadingError) -> [UInt8] {
@@ -74,7 +73,7 @@ final class ControlledLoader: DataLoading {
 
 extension ImageSource {
     /// A custom source whose bytes come from the pipeline's ``ControlledLoader``.
-    static func controlled(_ id: String) -> ImageSource {
+    package static func controlled(_ id: String) -> ImageSource {
         .custom(id: id) { [] }
     }
 }

@@ -1,8 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
-@testable import Imagery
-import ImageryTestSupport
+import Imagery
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,13 +11,13 @@ import Glibc
 /// gate or the client hangs up, which is what coalescing and cancellation tests must observe
 /// at the server. (FlyingFox was the other candidate; its handlers cannot see a client close
 /// the connection while a response is held back, and that is exactly what one test checks.)
-final class TestHTTPServer: Sendable {
-    struct Request: Sendable {
-        let path: String
-        let headers: [String: String]
+package final class TestHTTPServer: Sendable {
+    package struct Request: Sendable {
+        package let path: String
+        package let headers: [String: String]
     }
 
-    enum Reply: Sendable {
+    package enum Reply: Sendable {
         /// Status 200 with `body`.
         case ok([UInt8])
         /// Any status, with a short text body.
@@ -30,8 +29,8 @@ final class TestHTTPServer: Sendable {
         case stall([UInt8])
     }
 
-    let port: Int
-    let events = EventCounter()
+    package let port: Int
+    package let events = EventCounter()
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
     /// Open client sockets. Closed only under this lock, so `stop()` never shuts down a
@@ -39,7 +38,7 @@ final class TestHTTPServer: Sendable {
     private let connections = Locked<Set<Int32>>([])
     private let stopped = Atomic<Bool>(false)
 
-    init(handler: @escaping @Sendable (Request) -> Reply) throws {
+    package init(handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
@@ -62,14 +61,14 @@ final class TestHTTPServer: Sendable {
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    package func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     /// How many requests for `path` arrived.
-    func hits(_ path: String) -> Int { events.count("request:\(path)") }
+    package func hits(_ path: String) -> Int { events.count("request:\(path)") }
 
     /// Stops accepting and hangs up on every client. Idempotent: closing a descriptor twice
     /// could close another test's socket that reused the number.
-    func stop() {
+    package func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // The accept thread sees `stopped` within its poll timeout and closes the listener.
         connections.withLock { fds in
@@ -181,18 +180,20 @@ final class TestHTTPServer: Sendable {
 }
 
 /// A gate a server thread blocks on until the test opens it.
-final class Gate: Sendable {
+package final class Gate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private let opened = Atomic<Bool>(false)
 
+    package init() {}
+
     /// Blocks the calling server thread until the gate opens. A test that fails before opening
     /// it must not leave the thread (and so the test process) waiting forever: give up after a minute.
-    func wait() {
+    package func wait() {
         _ = semaphore.wait(timeout: .now() + 60)
         semaphore.signal()   // stays open for every later waiter
     }
 
-    func open() {
+    package func open() {
         if !opened.exchange(true, ordering: .relaxed) { semaphore.signal() }
     }
 }

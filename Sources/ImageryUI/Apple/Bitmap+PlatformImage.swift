@@ -1,0 +1,43 @@
+// UIKit and AppKit conveniences: two lines each over makeCGImage(). There is no Linux stub of
+// UIKit or AppKit, so this file is type-checked only on Apple platforms.
+#if canImport(UIKit)
+import Imagery
+import UIKit
+
+extension Bitmap {
+    /// A `UIImage` over this bitmap's pixels, without a copy.
+    ///
+    /// ```swift
+    /// imageView.image = try await pipeline.image(for: request).image.makeUIImage(scale: traitCollection.displayScale)
+    /// ```
+    public func makeUIImage(scale: CGFloat = 1) -> UIImage? {
+        makeCGImage().map { UIImage(cgImage: $0, scale: scale, orientation: UIImage.Orientation(orientation)) }
+    }
+}
+
+extension UIImage.Orientation {
+    init(_ orientation: ImageOrientation) {
+        switch orientation {
+        case .up: self = .up
+        case .upMirrored: self = .upMirrored
+        case .down: self = .down
+        case .downMirrored: self = .downMirrored
+        case .left: self = .left
+        case .leftMirrored: self = .leftMirrored
+        case .right: self = .right
+        case .rightMirrored: self = .rightMirrored
+        }
+    }
+}
+#elseif canImport(AppKit)
+import AppKit
+import Imagery
+
+extension Bitmap {
+    /// An `NSImage` over this bitmap's pixels, without a copy, at its pixel size. AppKit has no
+    /// orientation flag: call ``Bitmap/oriented()`` first for an image that is not upright.
+    public func makeNSImage() -> NSImage? {
+        makeCGImage().map { NSImage(cgImage: $0, size: .zero) }
+    }
+}
+#endif

@@ -1,0 +1,224 @@
+import Imagery
+import Observation
+
+/// The state behind one image on screen: it shows a cached image in the very first frame,
+/// otherwise loads through an ``ImagePipeline`` and reports progress; it cancels, retries and
+/// changes priority.
+///
+/// `ImageModel` is platform-neutral and tested on Linux. ``AsyncPhoto`` and ``FetchedImage``
+/// are thin SwiftUI shells over it, and a UIKit cell or another UI toolkit can use it the
+/// same way.
+///
+/// ```swift
+/// let model = ImageModel(pipeline: pipeline)
+/// model.load(ImageRequest(url: url, resize: .fill(width: 300, height: 300)))
+/// // observe model.phase (it is @Observable) …
+/// model.priority = .high      // the user is looking at it
+/// model.cancel()              // the cell was reused
+/// ```
+///
+/// Only ``phase`` is observed. Everything the model keeps for its own bookkeeping is
+/// `@ObservationIgnored`, so the methods meant for SwiftUI's update path
+/// (``phase(for:in:)`` and ``scheduleLoad(_:in:)``) never change observed state while a view
+/// is being evaluated.
+@MainActor
+@Observable
+public final class ImageModel {
+    /// Where the current request stands.
+    public private(set) var phase: ImagePhase = .empty
+
+    /// The pipeline that loads. A change applies from the next load.
+    @ObservationIgnored public var pipeline: ImagePipeline
+
+    /// The request last loaded, or `nil`.
+    @ObservationIgnored public private(set) var request: ImageRequest?
+
+    /// The load in flight: the pipeline's task and the main-actor task applying its reports.
+    @ObservationIgnored private var inFlight: InFlight?
+    /// What ``phase`` is about, so a view asking about another request is not shown it.
+    @ObservationIgnored private(set) var loadedIdentity: Identity?
+    /// Bumped whenever a load stops, so late reports of the old load are dropped.
+    @ObservationIgnored private var generation: UInt64 = 0
+    /// The request ``scheduleLoad(_:in:)`` last saw, which makes it idempotent.
+    @ObservationIgnored var scheduledIdentity: Identity??
+    /// Bumped by each ``bind(_:in:onDisappear:)``, so only the latest binding acts on disappearing.
+    @ObservationIgnored var bindings: UInt64 = 0
+
+    private struct InFlight {
+        let task: ImageTask
+        let listener: Task<Void, Never>
+    }
+
+    private enum Report: Sendable {
+        case progress(DataProgress)
+        case finished(Result<ImageResponse, ImagePipelineError>)
+    }
+
+    /// A model that loads through `pipeline`.
+    public init(pipeline: ImagePipeline = .shared) {
+        self.pipeline = pipeline
+    }
+
+    deinit {
+        // The view is gone: nobody will look at this image.
+        inFlight?.task.cancel()
+    }
+
+    /// The priority of the load in flight: raise it for the image the user looks at, lower it
+    /// for one that scrolled away. Shared work runs at the highest priority among its viewers.
+    public var priority: ImageRequest.Priority {
+        get { inFlight?.task.priority ?? request?.priority ?? .normal }
+        set { inFlight?.task.priority = newValue }
+    }
+
+    /// Whether a load is in flight.
+    public var isLoading: Bool { inFlight != nil }
+
+    /// Shows `request`'s image: at once, in this call, when the memory cache has it; otherwise
+    /// ``ImagePhase/loading(_:)`` until the pipeline delivers. A load already in flight for
+    /// another request is cancelled. `nil` clears the model.
+    public func load(_ request: ImageRequest?) {
+        stop()
+        self.request = request
+        guard let request else {
+            loadedIdentity = nil
+            phase = .empty
+            return
+        }
+        let pipeline = self.pipeline
+        loadedIdentity = Identity(request, in: pipeline)
+        if let hit = pipeline.cachedImage(for: request) {
+            phase = .success(hit)
+            return
+        }
+        phase = .loading(nil)
+
+        let generation = self.generation
+        // Only the newest report matters: a burst of progress collapses into one update, and the
+        // outcome, always the last report, is never dropped.
+        let (reports, continuation) = AsyncStream.makeStream(of: Report.self, bufferingPolicy: .bufferingNewest(1))
+        let task = pipeline.imageTask(
+            with: request,
+            onEvent: { event in
+                if case let .progress(progress) = event { continuation.yield(.progress(progress)) }
+            },
+            onFinish: { outcome in
+                continuation.yield(.finished(outcome))
+                continuation.finish()
+            }
+        )
+        let listener = Task { [weak self] in
+            for await report in reports {
+                guard let self, self.generation == generation else { return }
+                self.apply(report)
+            }
+        }
+        inFlight = InFlight(task: task, listener: listener)
+    }
+
+    /// Stops this model's interest in its load; the shared download and decode stop too unless
+    /// another viewer waits for them. A shown image stays; a load in flight goes back to
+    /// ``ImagePhase/empty``.
+    public func cancel() {
+        guard inFlight != nil else { return }
+        stop()
+        phase = .empty
+    }
+
+    /// Loads the current request again, typically after ``ImagePhase/failure(_:)``. Does
+    /// nothing while a load is in flight.
+    public func retry() {
+        guard inFlight == nil, let request else { return }
+        load(request)
+    }
+
+    /// What a view showing `request` should draw now, without changing any state: safe to call
+    /// from `body` or `DynamicProperty.update()`.
+    ///
+    /// - The model's own phase, when it is about `request`.
+    /// - Otherwise the memory-cached image, so a cached image is in the first frame with no
+    ///   placeholder flash before the load has even started.
+    /// - Otherwise the image shown for the same source at another size, until the new size
+    ///   arrives (a resized cell keeps its picture).
+    /// - Otherwise ``ImagePhase/empty``.
+    ///
+    /// `pipeline` defaults to the model's.
+    public func phase(for request: ImageRequest?, in pipeline: ImagePipeline? = nil) -> ImagePhase {
+        let phase = self.phase   // read even when unused, so a view observing this call is told of the next change
+        guard let request else { return .empty }
+        let pipeline = pipeline ?? self.pipeline
+        let identity = Identity(request, in: pipeline)
+        if identity == loadedIdentity, !phase.isEmpty { return phase }
+        if let hit = pipeline.cachedImage(for: request) { return .success(hit) }
+        if case .success = phase, loadedIdentity?.isSameSource(as: identity) == true { return phase }
+        return .empty
+    }
+
+    // MARK: - Internals
+
+    /// Loads `request` unless this model already shows it or is loading it.
+    func loadIfNeeded(_ request: ImageRequest?) {
+        let identity = request.map { Identity($0, in: pipeline) }
+        if let identity, identity == loadedIdentity, inFlight != nil || phase.response != nil { return }
+        load(request)
+    }
+
+    private func stop() {
+        guard let inFlight else { return }
+        self.inFlight = nil
+        generation &+= 1
+        inFlight.listener.cancel()
+        inFlight.task.cancel()
+    }
+
+    private func apply(_ report: Report) {
+        switch report {
+        case let .progress(progress):
+            guard case let .loading(shown) = phase, Self.isVisibleChange(from: shown, to: progress) else { return }
+            phase = .loading(progress)
+        case let .finished(outcome):
+            inFlight = nil
+            switch outcome {
+            case let .success(response): phase = .success(response)
+            case .failure(.cancelled): phase = .empty
+            case let .failure(error): phase = .failure(error)
+            }
+        }
+    }
+
+    /// Progress is published in whole percents: finer steps redraw the view for nothing.
+    private static func isVisibleChange(from shown: DataProgress?, to new: DataProgress) -> Bool {
+        guard let shown, let old = shown.fraction, let fraction = new.fraction else { return true }
+        return Int(fraction * 100) != Int(old * 100)
+    }
+}
+
+extension ImageModel {
+    /// What makes two requests the same image for a view: the pipeline and the cache key
+    /// (source and processing). Requests that differ only in priority are the same image.
+    public struct Identity: Hashable, Sendable {
+        let pipeline: ObjectIdentifier
+        let key: ImageCacheKey
+
+        init(_ request: ImageRequest, in pipeline: ImagePipeline) {
+            self.pipeline = ObjectIdentifier(pipeline)
+            self.key = pipeline.cacheKey(for: request)
+        }
+
+        func isSameSource(as other: Identity) -> Bool {
+            pipeline == other.pipeline && key.sourceKey == other.key.sourceKey
+        }
+    }
+
+    /// The identity of `request` in `pipeline` (default: the model's), for SwiftUI's
+    /// `task(id:)`: the task restarts exactly when the image to show changes.
+    public func identity(of request: ImageRequest?, in pipeline: ImagePipeline? = nil) -> Identity? {
+        request.map { Identity($0, in: pipeline ?? self.pipeline) }
+    }
+}
+
+extension ImagePhase {
+    var isEmpty: Bool {
+        if case .empty = self { true } else { false }
+    }
+}

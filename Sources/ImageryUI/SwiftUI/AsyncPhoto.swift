@@ -1,0 +1,171 @@
+import Foundation
+import Imagery
+#if canImport(SwiftUI)
+import SwiftUI
+#else
+import SwiftUIStub
+#endif
+
+/// `AsyncImage` for any ``ImageRequest``, through an ``ImagePipeline``: shared downloads,
+/// memory and disk caches, progress, and no placeholder flash for a cached image.
+///
+/// ```swift
+/// AsyncPhoto(url: photo.url) { image in
+///     image.resizable().aspectRatio(contentMode: .fill)
+/// } placeholder: {
+///     Color.gray.opacity(0.2)
+/// } failure: { error in
+///     Image(systemName: "exclamationmark.triangle")
+/// }
+/// .frame(width: 120, height: 120)
+/// .clipped()
+/// ```
+///
+/// - When the request has no ``ImageRequest/resize``, the image is downsampled to the size
+///   the view is laid out at times the display scale (see ``layoutFit(_:)``).
+/// - When the view disappears its load is cancelled; ``disappearBehavior(_:)`` can lower its
+///   priority instead. It reloads when the request's identity (source and size) changes.
+/// - The pipeline comes from the environment (``SwiftUI/View/imagePipeline(_:)``).
+///
+/// Everything it does is in ``ImageModel``, which is tested on Linux; this view only reads
+/// the model's phase and hands it the request from its `task(id:)`.
+public struct AsyncPhoto<Content: View>: View {
+    private let request: ImageRequest?
+    private let scale: CGFloat
+    private let content: (AsyncPhotoPhase) -> Content
+    private var fit = ImageRequest.LayoutFit.fill
+    private var disappearBehavior = ImageModel.DisappearBehavior.cancel
+
+    @State private var model = ImageModel()
+    @Environment(\.imagePipeline) private var pipeline
+    @Environment(\.displayScale) private var displayScale
+
+    /// Loads `request` and builds the view for each phase.
+    ///
+    /// - Parameter scale: pixels a point for a request with an explicit resize (as
+    ///   `AsyncImage`'s `scale`); an image sized to the layout always uses the display scale.
+    public init(request: ImageRequest?, scale: CGFloat = 1, @ViewBuilder content: @escaping (AsyncPhotoPhase) -> Content) {
+        self.request = request
+        self.scale = scale
+        self.content = content
+    }
+
+    /// Loads `url` and builds the view for each phase.
+    public init(url: URL?, scale: CGFloat = 1, @ViewBuilder content: @escaping (AsyncPhotoPhase) -> Content) {
+        self.init(request: url.map { ImageRequest(url: $0) }, scale: scale, content: content)
+    }
+
+    public var body: some View {
+        if let request, request.resize == nil {
+            GeometryReader { proxy in
+                photo(
+                    request.sized(
+                        toWidth: Double(proxy.size.width), height: Double(proxy.size.height),
+                        scale: Double(displayScale), fit: fit
+                    ),
+                    scale: displayScale
+                )
+            }
+        } else {
+            photo(request, scale: scale)
+        }
+    }
+
+    /// The content for `request`'s phase, read without mutation, and the task that loads it.
+    private func photo(_ request: ImageRequest?, scale: CGFloat) -> some View {
+        // The task captures these values, not the view (whose generic type is not Sendable).
+        let model = model, pipeline = pipeline, behavior = disappearBehavior
+        return content(AsyncPhotoPhase(model.phase(for: request, in: pipeline), scale: scale))
+            .task(id: model.identity(of: request, in: pipeline)) {
+                await model.bind(request, in: pipeline, onDisappear: behavior)
+            }
+    }
+
+    /// What happens to the load when the view disappears. Default: ``ImageModel/DisappearBehavior/cancel``.
+    ///
+    /// ```swift
+    /// AsyncPhoto(url: url).disappearBehavior(.lowerPriority(.veryLow))
+    /// ```
+    public func disappearBehavior(_ behavior: ImageModel.DisappearBehavior) -> Self {
+        var copy = self
+        copy.disappearBehavior = behavior
+        return copy
+    }
+
+    /// How an image sized to the layout covers the view's box. Default: ``ImageRequest/LayoutFit/fill``.
+    public func layoutFit(_ fit: ImageRequest.LayoutFit) -> Self {
+        var copy = self
+        copy.fit = fit
+        return copy
+    }
+}
+
+extension AsyncPhoto {
+    /// Loads `request` and shows the image resizable, or a grey placeholder: `AsyncImage(url:)`'s
+    /// behaviour.
+    public init(request: ImageRequest?, scale: CGFloat = 1) where Content == _ConditionalContent<Image, Color> {
+        self.init(request: request, scale: scale) { phase in
+            if let image = phase.image { image.resizable() } else { Color.gray.opacity(0.2) }
+        }
+    }
+
+    /// Loads `url` and shows the image resizable, or a grey placeholder.
+    public init(url: URL?, scale: CGFloat = 1) where Content == _ConditionalContent<Image, Color> {
+        self.init(request: url.map { ImageRequest(url: $0) }, scale: scale)
+    }
+
+    /// Loads `request`, showing `placeholder` until the image is ready (and if it fails).
+    public init<I: View, P: View>(
+        request: ImageRequest?,
+        scale: CGFloat = 1,
+        @ViewBuilder content: @escaping (Image) -> I,
+        @ViewBuilder placeholder: @escaping () -> P
+    ) where Content == _ConditionalContent<I, P> {
+        self.init(request: request, scale: scale) { phase in
+            if let image = phase.image { content(image) } else { placeholder() }
+        }
+    }
+
+    /// Loads `url`, showing `placeholder` until the image is ready (and if it fails).
+    public init<I: View, P: View>(
+        url: URL?,
+        scale: CGFloat = 1,
+        @ViewBuilder content: @escaping (Image) -> I,
+        @ViewBuilder placeholder: @escaping () -> P
+    ) where Content == _ConditionalContent<I, P> {
+        self.init(request: url.map { ImageRequest(url: $0) }, scale: scale, content: content, placeholder: placeholder)
+    }
+
+    /// Loads `request`, showing `placeholder` while it loads and `failure` if it fails.
+    public init<I: View, P: View, F: View>(
+        request: ImageRequest?,
+        scale: CGFloat = 1,
+        @ViewBuilder content: @escaping (Image) -> I,
+        @ViewBuilder placeholder: @escaping () -> P,
+        @ViewBuilder failure: @escaping (ImagePipelineError) -> F
+    ) where Content == _ConditionalContent<_ConditionalContent<I, F>, P> {
+        self.init(request: request, scale: scale) { phase in
+            if let image = phase.image {
+                content(image)
+            } else if let error = phase.error {
+                failure(error)
+            } else {
+                placeholder()
+            }
+        }
+    }
+
+    /// Loads `url`, showing `placeholder` while it loads and `failure` if it fails.
+    public init<I: View, P: View, F: View>(
+        url: URL?,
+        scale: CGFloat = 1,
+        @ViewBuilder content: @escaping (Image) -> I,
+        @ViewBuilder placeholder: @escaping () -> P,
+        @ViewBuilder failure: @escaping (ImagePipelineError) -> F
+    ) where Content == _ConditionalContent<_ConditionalContent<I, F>, P> {
+        self.init(
+            request: url.map { ImageRequest(url: $0) }, scale: scale,
+            content: content, placeholder: placeholder, failure: failure
+        )
+    }
+}

@@ -1,0 +1,75 @@
+import Imagery
+#if canImport(SwiftUI)
+import SwiftUI
+#else
+import SwiftUIStub
+#endif
+
+/// The phases ``AsyncPhoto`` hands to its content: `AsyncImagePhase` with progress, and with
+/// the pipeline's typed error.
+///
+/// ```swift
+/// AsyncPhoto(request: request) { phase in
+///     switch phase {
+///     case .empty: Color.gray.opacity(0.2)
+///     case .loading(let progress): ProgressView(value: progress?.fraction ?? 0)
+///     case .success(let image): image.resizable()
+///     case .failure(let error): Text(error.description)
+///     }
+/// }
+/// ```
+public enum AsyncPhotoPhase {
+    /// No request, or it was cancelled.
+    case empty
+    /// On its way; the download's progress once bytes arrive.
+    case loading(DataProgress?)
+    /// The image, ready to draw.
+    case success(Image)
+    /// Loading failed.
+    case failure(ImagePipelineError)
+
+    /// The image in ``success(_:)``, otherwise `nil`.
+    public var image: Image? {
+        if case let .success(image) = self { image } else { nil }
+    }
+
+    /// The error in ``failure(_:)``, otherwise `nil`.
+    public var error: ImagePipelineError? {
+        if case let .failure(error) = self { error } else { nil }
+    }
+
+    /// `phase` with its bitmap wrapped, without a copy, as an `Image` at `scale` pixels a point.
+    init(_ phase: ImagePhase, scale: CGFloat) {
+        switch phase {
+        case .empty: self = .empty
+        case let .loading(progress): self = .loading(progress)
+        case let .failure(error): self = .failure(error)
+        case let .success(response):
+            let bitmap = response.image
+            if let cgImage = bitmap.makeCGImage() {
+                self = .success(Image(decorative: cgImage, scale: scale, orientation: Image.Orientation(bitmap.orientation)))
+            } else {
+                self = .failure(.processingFailed(
+                    source: "\(bitmap.width)x\(bitmap.height) bitmap",
+                    .invalidRequest("Core Graphics refused the bitmap's layout")
+                ))
+            }
+        }
+    }
+}
+
+extension Image.Orientation {
+    /// SwiftUI names the EXIF orientations as Imagery does.
+    init(_ orientation: ImageOrientation) {
+        switch orientation {
+        case .up: self = .up
+        case .upMirrored: self = .upMirrored
+        case .down: self = .down
+        case .downMirrored: self = .downMirrored
+        case .left: self = .left
+        case .leftMirrored: self = .leftMirrored
+        case .right: self = .right
+        case .rightMirrored: self = .rightMirrored
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Imagery
+import ImageryUI
+import Observation
+
+/// Renders like SwiftUI does: evaluates `render` once for the first frame, and again on the
+/// main actor after each change to what it read (changes made in one turn collapse into one
+/// frame). Each evaluation is a frame.
+@MainActor
+final class FrameRecorder {
+    private(set) var frames: [ImagePhase] = []
+    private let render: @MainActor () -> ImagePhase
+
+    init(_ render: @escaping @MainActor () -> ImagePhase) {
+        self.render = render
+        draw()
+    }
+
+    private func draw() {
+        let phase = withObservationTracking { render() } onChange: { [weak self] in
+            Task { @MainActor in self?.draw() }
+        }
+        frames.append(phase)
+    }
+
+    /// The frames as short labels, e.g. `["empty", "loading", "loading 50%", "success source"]`.
+    var labels: [String] { frames.map(\.label) }
+}
+
+extension ImagePhase {
+    var label: String {
+        switch self {
+        case .empty: "empty"
+        case let .loading(progress):
+            if let fraction = progress?.fraction { "loading \(Int(fraction * 100))%" } else { "loading" }
+        case let .success(response): "success \(response.origin)"
+        case let .failure(error): "failure \(error.kind)"
+        }
+    }
+}
+
+/// Returns once `model.phase` satisfies `condition`, waking on each change rather than polling.
+@MainActor
+func waitUntil(_ model: ImageModel, _ condition: (ImagePhase) -> Bool) async {
+    while !condition(model.phase) {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            withObservationTracking { _ = model.phase } onChange: { continuation.resume() }
+        }
+    }
+}
