@@ -126,6 +126,7 @@ let package = Package(
             dependencies: [
                 "Imagery",
                 "ImageryUI",
+                "ImageryDiskCache",
                 "ImageryTestSupport",
                 .target(name: "SwiftUIStub", condition: .when(platforms: [.linux])),
             ],

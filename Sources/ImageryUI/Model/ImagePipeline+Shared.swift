@@ -17,8 +17,13 @@ extension ImagePipeline {
 }
 
 extension ImagePipeline.Configuration {
-    /// ``ImageIODecoder`` on Apple platforms, `ImageryCodecs`' `.standard` elsewhere.
-    static var platformDefault: Self {
+    /// What ``ImagePipeline/shared`` uses: ``ImageIODecoder`` and a retrying `DataLoader` on
+    /// Apple platforms, `ImageryCodecs`' `.standard` elsewhere. A starting point for your own:
+    ///
+    /// ```swift
+    /// let pipeline = ImagePipeline(configuration: .platformDefault.with { $0.maximumConcurrentDownloads = 8 })
+    /// ```
+    public static var platformDefault: Self {
         #if canImport(ImageIO)
         Self(decoder: ImageIODecoder(), dataLoader: RetryingDataLoader(wrapping: DataLoader()))
         #else
