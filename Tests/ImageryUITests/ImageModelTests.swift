@@ -83,11 +83,7 @@ struct ImageModelTests {
     @Test("Lowering priority on disappear lets work for visible views start first")
     func lowerPriorityOnDisappear() async throws {
         // Given one download slot taken by a blocker, and two views queued behind it in order
-        let loader = ControlledLoader()
-        let pipeline = Fixtures.pipeline(loader: loader, downloads: 1)
-        let blocker = ImageModel(pipeline: pipeline)
-        blocker.load(ImageRequest(source: .controlled("blocker")))
-        await loader.events.wait(for: "started:blocker")
+        let (loader, pipeline) = await pipelineWithItsOnlySlotTaken()
         let scrolledAway = ImageModel(pipeline: pipeline), visible = ImageModel(pipeline: pipeline)
         let scrolledAwayView = Task {
             await scrolledAway.bind(ImageRequest(source: .controlled("away")), onDisappear: .lowerPriority(.veryLow))
@@ -115,11 +111,7 @@ struct ImageModelTests {
 
     @Test("Reappearing restores a lowered priority, and a quick disappear-reappear keeps the load")
     func reappearRestoresPriority() async throws {
-        let loader = ControlledLoader()
-        let pipeline = Fixtures.pipeline(loader: loader, downloads: 1)
-        let blocker = ImageModel(pipeline: pipeline)
-        blocker.load(ImageRequest(source: .controlled("blocker")))
-        await loader.events.wait(for: "started:blocker")
+        let (loader, pipeline) = await pipelineWithItsOnlySlotTaken()
         let request = ImageRequest(source: .controlled("photo"), priority: .high)
         let key = pipeline.cacheKey(for: request).sourceKey
         let model = ImageModel(pipeline: pipeline)
@@ -188,6 +180,16 @@ struct ImageModelTests {
         #expect(model.request?.source.description == new.source.description)
         #expect(model.phase(for: new).label == "success source")
     }
+}
+
+/// A pipeline with one download slot, taken by "blocker" until the loader releases it.
+@MainActor
+private func pipelineWithItsOnlySlotTaken() async -> (ControlledLoader, ImagePipeline) {
+    let loader = ControlledLoader()
+    let pipeline = Fixtures.pipeline(loader: loader, downloads: 1)
+    _ = pipeline.imageTask(with: ImageRequest(source: .controlled("blocker")))
+    await loader.events.wait(for: "started:blocker")
+    return (loader, pipeline)
 }
 
 extension ImagePhase {

@@ -2,13 +2,16 @@
 import CoreGraphicsStub
 
 extension View {
+    // The documentation pages omit underscored attributes, but SwiftUI's `task` action carries
+    // `@_inheritActorContext` (its closure runs on the view's main actor), and Swift's own `Task`
+    // does the same. Without it the stub would demand `await` where SwiftUI warns about one.
     /// https://developer.apple.com/documentation/swiftui/view/task(name:priority:file:line:_:)
     nonisolated public func task(
         name: String? = nil,
         priority: TaskPriority = .userInitiated,
         file: String = #fileID,
         line: Int = #line,
-        _ action: sending @escaping @isolated(any) () async -> Void
+        @_inheritActorContext _ action: sending @escaping @isolated(any) () async -> Void
     ) -> some View {
         stubModified()
     }
@@ -20,7 +23,7 @@ extension View {
         priority: TaskPriority = .userInitiated,
         file: String = #fileID,
         line: Int = #line,
-        _ action: sending @escaping @isolated(any) () async -> Void
+        @_inheritActorContext _ action: sending @escaping @isolated(any) () async -> Void
     ) -> some View {
         stubModified()
     }
