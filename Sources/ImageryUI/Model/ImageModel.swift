@@ -174,7 +174,9 @@ public final class ImageModel {
     private func apply(_ report: Report) {
         switch report {
         case let .progress(progress):
-            guard case let .loading(shown) = phase, Self.isVisibleChange(from: shown, to: progress) else { return }
+            // No throttle beyond the stream's: reports that pile up between two main-actor turns
+            // collapse into the newest, and SwiftUI draws at most once a frame anyway.
+            guard phase.isLoading else { return }
             phase = .loading(progress)
         case let .finished(outcome):
             inFlight = nil
@@ -184,12 +186,6 @@ public final class ImageModel {
             case let .failure(error): phase = .failure(error)
             }
         }
-    }
-
-    /// Progress is published in whole percents: finer steps redraw the view for nothing.
-    private static func isVisibleChange(from shown: DataProgress?, to new: DataProgress) -> Bool {
-        guard let shown, let old = shown.fraction, let fraction = new.fraction else { return true }
-        return Int(fraction * 100) != Int(old * 100)
     }
 }
 
