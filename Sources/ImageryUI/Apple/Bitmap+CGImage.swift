@@ -8,8 +8,8 @@ import CoreGraphicsStub
 extension Bitmap {
     /// A Core Graphics image over this bitmap's pixels, without copying them: the image keeps
     /// the pixel buffer alive and releases it when Core Graphics is done with it. sRGB (what
-    /// every Imagery decoder produces); alpha as ``alphaMode`` says; stored orientation (pass
-    /// ``orientation`` to SwiftUI's `Image` or `UIImage`).
+    /// every Imagery decoder produces); alpha as `alphaMode` says; stored orientation (pass
+    /// `orientation` to SwiftUI's `Image` or `UIImage`).
     ///
     /// ```swift
     /// let response = try await pipeline.image(for: request)

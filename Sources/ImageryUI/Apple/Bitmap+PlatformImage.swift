@@ -35,7 +35,7 @@ import Imagery
 
 extension Bitmap {
     /// An `NSImage` over this bitmap's pixels, without a copy, at its pixel size. AppKit has no
-    /// orientation flag: call ``Bitmap/oriented()`` first for an image that is not upright.
+    /// orientation flag: call `oriented()` first for an image that is not upright.
     public func makeNSImage() -> NSImage? {
         makeCGImage().map { NSImage(cgImage: $0, size: .zero) }
     }

@@ -8,9 +8,9 @@ import CoreGraphicsStub
 import ImageIOStub
 #endif
 
-/// Decodes with Apple's ImageIO behind the same ``ImageDecoding`` protocol as the Linux codecs:
+/// Decodes with Apple's ImageIO behind the same `ImageDecoding` protocol as the Linux codecs:
 /// every format the system reads (HEIC and AVIF included), downsampled while decoding through
-/// ImageIO's thumbnail API, upright, drawn into an sRGB ``Bitmap``.
+/// ImageIO's thumbnail API, upright, drawn into an sRGB `Bitmap`.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline(configuration: .init(decoder: ImageIODecoder()))
@@ -18,7 +18,7 @@ import ImageIOStub
 ///
 /// The pipeline calls it off the main actor, so the decode and the draw never block the UI.
 /// The pixel limit is checked against the header before any pixel is decoded, and data that
-/// ends early is refused under ``DecodingPolicy/strict``.
+/// ends early is refused under `strict`.
 public struct ImageIODecoder: ImageDecoding {
     /// A decoder with no settings: limits and policy come with each request's options.
     public init() {}

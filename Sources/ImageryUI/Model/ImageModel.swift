@@ -2,7 +2,7 @@ import Imagery
 import Observation
 
 /// The state behind one image on screen: it shows a cached image in the very first frame,
-/// otherwise loads through an ``ImagePipeline`` and reports progress; it cancels, retries and
+/// otherwise loads through an `ImagePipeline` and reports progress; it cancels, retries and
 /// changes priority.
 ///
 /// `ImageModel` is platform-neutral and tested on Linux. ``AsyncPhoto`` and ``FetchedImage``

@@ -16,7 +16,7 @@ public enum ImagePhase: Sendable {
     /// Loading; `progress` is that of the shared download, `nil` until bytes arrive or when the
     /// image is decoded from a disk cache.
     case loading(DataProgress?)
-    /// The image, with ``ImageResponse/origin`` telling whether it came from memory, disk or
+    /// The image, with `origin` telling whether it came from memory, disk or
     /// the source.
     case success(ImageResponse)
     /// Loading failed; ``ImageModel/retry()`` tries again.

@@ -17,7 +17,7 @@ extension ImagePipeline {
 }
 
 extension ImagePipeline.Configuration {
-    /// What ``ImagePipeline/shared`` uses: ``ImageIODecoder`` and a retrying `DataLoader` on
+    /// What `shared` uses: ``ImageIODecoder`` and a retrying `DataLoader` on
     /// Apple platforms, `ImageryCodecs`' `.standard` elsewhere. A starting point for your own:
     ///
     /// ```swift

@@ -12,7 +12,7 @@ extension ImageRequest {
 
     /// This request sized for a view laid out at `width` × `height` points on a display with
     /// `scale` pixels per point: the pixels the screen will show, no more. A request that
-    /// already has a ``resize`` is returned as it is; a box under one pixel gives `nil`
+    /// already has a `resize` is returned as it is; a box under one pixel gives `nil`
     /// (the view has not been laid out yet).
     ///
     /// ```swift

@@ -6,7 +6,7 @@ import SwiftUI
 import SwiftUIStub
 #endif
 
-/// `AsyncImage` for any ``ImageRequest``, through an ``ImagePipeline``: shared downloads,
+/// `AsyncImage` for any `ImageRequest`, through an `ImagePipeline`: shared downloads,
 /// memory and disk caches, progress, and no placeholder flash for a cached image.
 ///
 /// ```swift
@@ -21,11 +21,11 @@ import SwiftUIStub
 /// .clipped()
 /// ```
 ///
-/// - When the request has no ``ImageRequest/resize``, the image is downsampled to the size
+/// - When the request has no `resize`, the image is downsampled to the size
 ///   the view is laid out at times the display scale (see ``layoutFit(_:)``).
 /// - When the view disappears its load is cancelled; ``disappearBehavior(_:)`` can lower its
 ///   priority instead. It reloads when the request's identity (source and size) changes.
-/// - The pipeline comes from the environment (``SwiftUI/View/imagePipeline(_:)``).
+/// - The pipeline comes from the environment (`.imagePipeline(_:)`).
 ///
 /// Everything it does is in ``ImageModel``, which is tested on Linux; this view only reads
 /// the model's phase and hands it the request from its `task(id:)`.
@@ -42,8 +42,11 @@ public struct AsyncPhoto<Content: View>: View {
 
     /// Loads `request` and builds the view for each phase.
     ///
-    /// - Parameter scale: pixels a point for a request with an explicit resize (as
-    ///   `AsyncImage`'s `scale`); an image sized to the layout always uses the display scale.
+    /// - Parameters:
+    ///   - request: The image to show; `nil` shows ``AsyncPhotoPhase/empty``.
+    ///   - scale: Pixels a point for a request with an explicit resize (as `AsyncImage`'s
+    ///     `scale`); an image sized to the layout always uses the display scale.
+    ///   - content: The view for each phase.
     public init(request: ImageRequest?, scale: CGFloat = 1, @ViewBuilder content: @escaping (AsyncPhotoPhase) -> Content) {
         self.request = request
         self.scale = scale
@@ -92,7 +95,7 @@ public struct AsyncPhoto<Content: View>: View {
         return copy
     }
 
-    /// How an image sized to the layout covers the view's box. Default: ``ImageRequest/LayoutFit/fill``.
+    /// How an image sized to the layout covers the view's box. Default: ``Imagery/ImageRequest/LayoutFit/fill``.
     public func layoutFit(_ fit: ImageRequest.LayoutFit) -> Self {
         var copy = self
         copy.fit = fit
