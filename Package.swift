@@ -98,6 +98,7 @@ let package = Package(
                 "Imagery",
                 "ImageryCodecs",
                 "ImageryDiskCache",
+                "ImageryUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Gallery")],

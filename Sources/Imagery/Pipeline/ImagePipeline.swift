@@ -123,8 +123,13 @@ public final class ImagePipeline: Sendable {
     /// from any thread or actor, so a view can show it in the frame it is configured.
     /// Does not count as a request in ``statistics``. O(1).
     public func cachedImage(for request: ImageRequest) -> ImageResponse? {
+        cachedImage(for: request, key: cacheKey(for: request))
+    }
+
+    /// ``cachedImage(for:)`` for a caller that already holds the request's key.
+    package func cachedImage(for request: ImageRequest, key: ImageCacheKey) -> ImageResponse? {
         guard let cache, !request.options.contains(.skipMemoryCacheRead) else { return nil }
-        return cache[cacheKey(for: request)]
+        return cache[key]
     }
 
     /// Loads the image for `request`: from memory without leaving the caller's executor, or

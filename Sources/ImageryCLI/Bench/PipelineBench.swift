@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Imagery
 import ImageryCodecs
+import ImageryUI
 
 /// `imagery bench pipeline`: the pipeline's hot paths and its memory under churn, against the
 /// targets of the pipeline issue, and the lock-versus-actor-hop cost of the isolation design.
@@ -39,6 +40,10 @@ struct PipelineBenchCommand: AsyncParsableCommand {
         results.churnStartMB = churn.start
         results.churnEndMB = churn.end
         results.churnMs = churn.milliseconds
+        // After the churn, whose RSS figures must not include the view model's allocations.
+        log("view model: first-frame read and cached load")
+        results.modelReadNs = Measurement.median(try await bench.repeated(repetitions) { try await bench.modelFirstFrameReads(1_000_000) })
+        results.modelLoadNs = Measurement.median(try await bench.repeated(repetitions) { try await bench.modelCachedLoads(200_000) })
 
         let markdown = results.markdown()
         print(markdown)
@@ -57,6 +62,8 @@ struct PipelineBenchResults: Codable {
     var mainActorLookupNs = 0.0
     var mainLockLookupNs = 0.0
     var concurrentMs = 0.0
+    var modelReadNs = 0.0
+    var modelLoadNs = 0.0
     var churnStartMB = 0.0
     var churnEndMB = 0.0
     var churnMs = 0.0
@@ -69,6 +76,8 @@ struct PipelineBenchResults: Codable {
         |---|---|---|
         | `cachedImage(for:)` hit (synchronous) | \(f(syncHitNs / 1000, 3)) µs | ≤ 0.2 µs |
         | `image(for:)` memory hit | \(f(asyncHitNs / 1000, 3)) µs | ≤ 3 µs |
+        | `ImageModel.phase(for:)` of a cached image, before any load (a view's first frame) | \(f(modelReadNs / 1000, 3)) µs | — |
+        | `ImageModel.load(_:)` answered from memory (the view's task) | \(f(modelLoadNs / 1000, 3)) µs | — |
         | 10,000 concurrent `image(for:)` over 100 cached sources | \(f(concurrentMs, 1)) ms | ≤ 50 ms |
         | 100,000 start-and-cancel cycles: RSS start → end | \(f(churnStartMB, 1)) → \(f(churnEndMB, 1)) MB (\(f(growth, 1))%, \(f(churnMs, 0)) ms) | within 5% |
         | Isolation, from a task: lookup under the cache's lock | \(f(lockLookupNs, 1)) ns | — |
@@ -127,6 +136,34 @@ struct PipelineBench {
             for index in 0..<count where pipeline.cachedImage(for: requests[index % 100]) != nil { found += 1 }
         }
         guard found == count else { throw ValidationError("memory cache missed") }
+        return ms * 1e6 / Double(count)
+    }
+
+    /// Nanoseconds per first-frame read of a cached image by a view model that has loaded
+    /// nothing yet: what `AsyncPhoto`'s first `body` calls.
+    @MainActor
+    func modelFirstFrameReads(_ count: Int) throws -> Double {
+        let model = ImageModel(pipeline: pipeline)
+        var found = 0
+        let ms = Measurement.time {
+            for index in 0..<count where model.phase(for: requests[index % 100]).response != nil { found += 1 }
+        }
+        guard found == count else { throw ValidationError("view model missed the memory cache") }
+        return ms * 1e6 / Double(count)
+    }
+
+    /// Nanoseconds per `ImageModel.load(_:)` of a cached image, which sets the phase at once.
+    @MainActor
+    func modelCachedLoads(_ count: Int) throws -> Double {
+        let model = ImageModel(pipeline: pipeline)
+        var found = 0
+        let ms = Measurement.time {
+            for index in 0..<count {
+                model.load(requests[index % 100])
+                if model.phase.response != nil, !model.isLoading { found += 1 }
+            }
+        }
+        guard found == count else { throw ValidationError("view model started a load for a cached image") }
         return ms * 1e6 / Double(count)
     }
 

@@ -86,8 +86,9 @@ public final class ImageModel {
             return
         }
         let pipeline = self.pipeline
-        loadedIdentity = Identity(request, in: pipeline)
-        if let hit = pipeline.cachedImage(for: request) {
+        let identity = Identity(request, in: pipeline)
+        loadedIdentity = identity
+        if let hit = pipeline.cachedImage(for: request, key: identity.key) {
             phase = .success(hit)
             return
         }
@@ -149,7 +150,7 @@ public final class ImageModel {
         let pipeline = pipeline ?? self.pipeline
         let identity = Identity(request, in: pipeline)
         if identity == loadedIdentity, !phase.isEmpty { return phase }
-        if let hit = pipeline.cachedImage(for: request) { return .success(hit) }
+        if let hit = pipeline.cachedImage(for: request, key: identity.key) { return .success(hit) }
         if case .success = phase, loadedIdentity?.isSameSource(as: identity) == true { return phase }
         return .empty
     }
