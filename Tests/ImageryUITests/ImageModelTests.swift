@@ -130,6 +130,14 @@ struct ImageModelTests {
         stale.cancel()
         await stale.value
         #expect(model.isLoading)
+
+        // A priority the app set itself survives another binding of the same image.
+        model.priority = .veryHigh
+        let another = Task { await model.bind(request, onDisappear: .lowerPriority(.veryLow)) }
+        await pipeline.graph.waitUntil { $0.downloadPriority(for: key) == .veryHigh }   // a round trip: `another` has run
+        #expect(model.priority == .veryHigh)
+        another.cancel()
+        await another.value
         loader.releaseAll()
         await waitUntil(model) { $0.response != nil }
         #expect(pipeline.statistics.downloads == 2)   // the blocker and this one: never restarted

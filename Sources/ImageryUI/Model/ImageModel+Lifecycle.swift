@@ -56,14 +56,19 @@ extension ImageModel {
         bindings &+= 1
         let binding = bindings
         loadIfNeeded(request)
-        if let request { priority = request.priority }
+        if loweredOnDisappear, let request {
+            priority = request.priority
+        }
+        loweredOnDisappear = false
 
         await Self.untilCancelled()
 
         guard binding == bindings else { return }
         switch behavior {
         case .cancel: cancel()
-        case let .lowerPriority(priority): self.priority = priority
+        case let .lowerPriority(priority):
+            self.priority = priority
+            loweredOnDisappear = isLoading
         case .keepLoading: break
         }
     }

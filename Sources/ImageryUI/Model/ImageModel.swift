@@ -43,6 +43,9 @@ public final class ImageModel {
     @ObservationIgnored var scheduledIdentity: Identity??
     /// Bumped by each ``bind(_:in:onDisappear:)``, so only the latest binding acts on disappearing.
     @ObservationIgnored var bindings: UInt64 = 0
+    /// Whether the last binding lowered the priority when it ended, so the next one restores it
+    /// (and leaves alone a priority the app set itself).
+    @ObservationIgnored var loweredOnDisappear = false
 
     private struct InFlight {
         let task: ImageTask
