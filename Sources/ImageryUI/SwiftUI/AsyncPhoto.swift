@@ -78,8 +78,9 @@ public struct AsyncPhoto<Content: View>: View {
     private func photo(_ request: ImageRequest?, scale: CGFloat) -> some View {
         // The task captures these values, not the view (whose generic type is not Sendable).
         let model = model, pipeline = pipeline, behavior = disappearBehavior
-        return content(AsyncPhotoPhase(model.phase(for: request, in: pipeline), scale: scale))
-            .task(id: model.identity(of: request, in: pipeline)) {
+        let identity = model.identity(of: request, in: pipeline)   // one cache key per body, for both uses
+        return content(AsyncPhotoPhase(model.phase(for: request, identity: identity, in: pipeline), scale: scale))
+            .task(id: identity) {
                 await model.bind(request, in: pipeline, onDisappear: behavior)
             }
     }
