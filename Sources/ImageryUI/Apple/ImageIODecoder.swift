@@ -52,10 +52,9 @@ public struct ImageIODecoder: ImageDecoding {
 
         let orientation = (properties[kCGImagePropertyOrientation] as? Int).flatMap { ImageOrientation(rawValue: $0) } ?? .up
         let upright = orientation.swapsAxes ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
-        var reduction = 1.0
-        if let resize {
-            reduction = min(1, try resize.plan(for: upright, allowsUpscaling: allowsUpscaling).scale)
-        }
+        var plan: ResizePlan?
+        if let resize { plan = try resize.plan(for: upright, allowsUpscaling: allowsUpscaling) }
+        let reduction = min(1, plan?.scale ?? 1)
         let longSide = (Double(max(upright.width, upright.height)) * reduction).rounded(.up)
         let thumbnailOptions = [
             kCGImageSourceThumbnailMaxPixelSize: max(1, Int(longSide)),
@@ -68,9 +67,12 @@ public struct ImageIODecoder: ImageDecoding {
         }
 
         var bitmap = try draw(image, format: format, original: PixelSize(width: width, height: height), orientation: orientation, options: options)
-        if let resize {
-            // ImageIO rounds its thumbnail size; the exact size and any crop come from our resampler.
-            bitmap = try bitmap.resized(resize, allowsUpscaling: allowsUpscaling)
+        if let plan {
+            // ImageIO rounds its thumbnail's size, so its short side can be a pixel under the
+            // plan's: resample to the size planned on the original (which already honours
+            // `allowsUpscaling`), cropping the centre as `.fill` does.
+            let size = plan.outputSize
+            bitmap = try bitmap.resized(.fill(width: size.width, height: size.height), allowsUpscaling: true)
         }
         return bitmap
     }
