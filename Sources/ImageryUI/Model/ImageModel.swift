@@ -149,13 +149,16 @@ public final class ImageModel {
     /// `pipeline` defaults to the model's.
     public func phase(for request: ImageRequest?, in pipeline: ImagePipeline? = nil) -> ImagePhase {
         let pipeline = pipeline ?? self.pipeline
-        return phase(for: request, identity: identity(of: request, in: pipeline), in: pipeline)
+        guard let request else {
+            _ = phase   // read even so, so a view observing this call is told of the next change
+            return .empty
+        }
+        return phase(for: request, identity: Identity(request, in: pipeline), in: pipeline)
     }
 
     /// ``phase(for:in:)`` for a caller that already holds the request's identity in `pipeline`.
-    func phase(for request: ImageRequest?, identity: Identity?, in pipeline: ImagePipeline) -> ImagePhase {
+    func phase(for request: ImageRequest, identity: Identity, in pipeline: ImagePipeline) -> ImagePhase {
         let phase = self.phase   // read even when unused, so a view observing this call is told of the next change
-        guard let request, let identity else { return .empty }
         if identity == loadedIdentity, !phase.isEmpty { return phase }
         if let hit = pipeline.cachedImage(for: request, key: identity.key) { return .success(hit) }
         if case .success = phase, loadedIdentity?.isSameSource(as: identity) == true { return phase }

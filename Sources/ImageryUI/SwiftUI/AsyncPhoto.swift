@@ -79,7 +79,12 @@ public struct AsyncPhoto<Content: View>: View {
         // The task captures these values, not the view (whose generic type is not Sendable).
         let model = model, pipeline = pipeline, behavior = disappearBehavior
         let identity = model.identity(of: request, in: pipeline)   // one cache key per body, for both uses
-        return content(AsyncPhotoPhase(model.phase(for: request, identity: identity, in: pipeline), scale: scale))
+        let phase = if let request, let identity {
+            model.phase(for: request, identity: identity, in: pipeline)
+        } else {
+            model.phase(for: nil)
+        }
+        return content(AsyncPhotoPhase(phase, scale: scale))
             .task(id: identity) {
                 await model.bind(request, in: pipeline, onDisappear: behavior)
             }
