@@ -131,12 +131,7 @@ struct PipelineBench {
 
     /// Nanoseconds per `cachedImage(for:)` hit (the whole public call: key and lookup).
     func syncHits(_ count: Int) throws -> Double {
-        var found = 0
-        let ms = Measurement.time {
-            for index in 0..<count where pipeline.cachedImage(for: requests[index % 100]) != nil { found += 1 }
-        }
-        guard found == count else { throw ValidationError("memory cache missed") }
-        return ms * 1e6 / Double(count)
+        try nanosecondsPerCall(count, failure: "memory cache missed") { pipeline.cachedImage(for: requests[$0]) != nil }
     }
 
     /// Nanoseconds per first-frame read of a cached image by a view model that has loaded
@@ -144,27 +139,19 @@ struct PipelineBench {
     @MainActor
     func modelFirstFrameReads(_ count: Int) throws -> Double {
         let model = ImageModel(pipeline: pipeline)
-        var found = 0
-        let ms = Measurement.time {
-            for index in 0..<count where model.phase(for: requests[index % 100]).response != nil { found += 1 }
+        return try nanosecondsPerCall(count, failure: "view model missed the memory cache") {
+            model.phase(for: requests[$0]).response != nil
         }
-        guard found == count else { throw ValidationError("view model missed the memory cache") }
-        return ms * 1e6 / Double(count)
     }
 
     /// Nanoseconds per `ImageModel.load(_:)` of a cached image, which sets the phase at once.
     @MainActor
     func modelCachedLoads(_ count: Int) throws -> Double {
         let model = ImageModel(pipeline: pipeline)
-        var found = 0
-        let ms = Measurement.time {
-            for index in 0..<count {
-                model.load(requests[index % 100])
-                if model.phase.response != nil, !model.isLoading { found += 1 }
-            }
+        return try nanosecondsPerCall(count, failure: "view model started a load for a cached image") {
+            model.load(requests[$0])
+            return model.phase.response != nil && !model.isLoading
         }
-        guard found == count else { throw ValidationError("view model started a load for a cached image") }
-        return ms * 1e6 / Double(count)
     }
 
     /// Nanoseconds per `image(for:)` answered from memory.
@@ -181,11 +168,17 @@ struct PipelineBench {
     func lockLookups(_ count: Int) throws -> Double {
         let keys = requests.map { pipeline.cacheKey(for: $0) }
         let cache = pipeline.cache!
+        return try nanosecondsPerCall(count, failure: "lock lookup missed") { cache[keys[$0]] != nil }
+    }
+
+    /// Nanoseconds per call of `hit`, called `count` times with request indices 0..<100 in
+    /// turn; throws `failure` unless every call returned `true`.
+    private func nanosecondsPerCall(_ count: Int, failure: String, _ hit: (Int) -> Bool) throws -> Double {
         var found = 0
         let ms = Measurement.time {
-            for index in 0..<count where cache[keys[index % 100]] != nil { found += 1 }
+            for index in 0..<count where hit(index % 100) { found += 1 }
         }
-        guard found == count else { throw ValidationError("lock lookup missed") }
+        guard found == count else { throw ValidationError(failure) }
         return ms * 1e6 / Double(count)
     }
 
