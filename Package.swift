@@ -98,15 +98,54 @@ let package = Package(
                 "Imagery",
                 "ImageryCodecs",
                 "ImageryDiskCache",
-                "ImageryUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Gallery")],
             swiftSettings: strictSettings
         ),
+
+        // MARK: Benchmarks (no product ships them: `swift run -c release imagery-bench`)
+
+        // The anchors and the codec floor the thumbnail figures are measured against, the
+        // pipeline's hot paths and the disk cache against a file-per-entry baseline.
+        .executableTarget(
+            name: "imagery-bench",
+            dependencies: [
+                "Imagery",
+                "ImageryCodecs",
+                "CImageryCodecs",
+                "CImageryBenchFloor",
+                "ImageryDiskCache",
+                "ImageryUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/imagery-bench",
+            swiftSettings: strictSettings
+        ),
+        // Plain libjpeg-turbo and libpng decodes: the floor no thumbnailer can go under.
+        .target(
+            name: "CImageryBenchFloor",
+            path: "Benchmarks/CImageryBenchFloor",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+
+        // MARK: Tests
+
         .testTarget(name: "ImageryTests", dependencies: ["Imagery"], swiftSettings: strictSettings),
         // Doubles and helpers shared by the test targets.
         .target(name: "ImageryTestSupport", dependencies: ["Imagery", "ImageryCodecs"], path: "Tests/ImageryTestSupport", swiftSettings: strictSettings),
+        // The child process of the disk cache's crash and two-process tests.
+        .executableTarget(
+            name: "imagery-cache-stress",
+            dependencies: [
+                "Imagery",
+                "ImageryDiskCache",
+                "ImageryTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/ImageryCacheStress",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ImageryPipelineTests",
             dependencies: [
@@ -119,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageryDiskCacheTests",
-            dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryTestSupport"],
+            dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryTestSupport", "imagery-cache-stress"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -136,7 +175,7 @@ let package = Package(
         .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI"], swiftSettings: strictSettings),
         .testTarget(
             name: "ImageryCodecsTests",
-            dependencies: ["Imagery", "ImageryCodecs"],
+            dependencies: ["Imagery", "ImageryCodecs", "ImageryTestSupport"],
             resources: [.copy("Resources")],
             swiftSettings: strictSettings
         ),

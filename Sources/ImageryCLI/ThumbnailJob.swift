@@ -54,7 +54,7 @@ struct ThumbnailJob: Sendable {
             }
         }
         progress.finish()
-        report.seconds = Measurement.milliseconds(clock.now - start) / 1000
+        report.seconds = (clock.now - start).seconds
         return report
     }
 

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Large entries live as files in `blobs/`, indexed by the database: `imagery bench
+/// Large entries live as files in `blobs/`, indexed by the database: `imagery-bench
 /// disk-cache` measured a 500 KB entry read 1.5–8× faster from a file than from a SQLite
 /// blob, while 20 KB entries are faster inline.
 ///

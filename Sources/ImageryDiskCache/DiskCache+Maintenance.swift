@@ -3,26 +3,39 @@ import GRDB
 import Imagery
 
 extension DiskCache {
-    /// Stores many small entries in one transaction (warming a cache, benchmarks).
-    public func storeMany(_ entries: [(key: String, data: [UInt8])]) async {
+    /// Stores many entries in one transaction, as ``storeData(_:for:)`` would one at a time:
+    /// large entries become files, files of replaced entries are removed, and the size limit
+    /// is kept. For filling a cache quickly (the benchmark opens one of 100,000 entries).
+    package func storeMany(_ entries: [(key: String, data: [UInt8])]) async {
         let now = configuration.now().timeIntervalSince1970
-        let rows = entries.map { ($0.key, Data($0.data), $0.data.count, Checksum.of($0.data)) }
+        var rows: [(key: String, inline: Data, file: String?, size: Int, checksum: Int64)] = []
+        var written: [String] = []
         do {
-            try await pool.write { db in
-                for (key, data, size, checksum) in rows {
+            for (key, data) in entries {
+                let file = data.count >= configuration.fileThreshold ? try blobs.write(data) : nil
+                if let file { written.append(file) }
+                rows.append((key, file == nil ? Data(data) : Data(), file, data.count, Checksum.of(data)))
+            }
+            let insert = rows
+            let replaced = try await pool.write { db -> [String] in
+                var replaced: [String] = []
+                for row in insert {
+                    let old = try String.fetchOne(db, sql: "SELECT file FROM entry WHERE key = ?", arguments: [row.key])
+                    if let old, old != row.file { replaced.append(old) }
                     try db.execute(
-                        sql: "INSERT OR REPLACE INTO entry (key, data, file, size, checksum, created, accessed) VALUES (?, ?, NULL, ?, ?, ?, ?)",
-                        arguments: [key, data, size, checksum, now, now]
+                        sql: "INSERT OR REPLACE INTO entry (key, data, file, size, checksum, created, accessed) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [row.key, row.inline, row.file, row.size, row.checksum, now, now]
                     )
                 }
+                return replaced
             }
-            state.withLock {
-                $0.statistics.writes += rows.count
-                $0.approximateSize += rows.reduce(0) { $0 + $1.2 }
-            }
+            for file in replaced { blobs.remove(file) }
         } catch {
+            for file in written { blobs.remove(file) }
             recordFailure(error, during: "write")
+            return
         }
+        recordWrites(rows.count, bytes: rows.reduce(0) { $0 + $1.size })
     }
 
     public func removeData(for key: String) async {

@@ -256,9 +256,15 @@ public final class DiskCache: DataCaching {
             recordFailure(error, during: "write")
             return
         }
+        recordWrites(1, bytes: data.count)
+    }
+
+    /// Counts committed writes and starts a background trim when they took the cache past its
+    /// size limit.
+    func recordWrites(_ count: Int, bytes: Int) {
         let needsTrim = state.withLock { state -> Bool in
-            state.statistics.writes += 1
-            state.approximateSize += data.count
+            state.statistics.writes += count
+            state.approximateSize += bytes
             guard state.approximateSize > configuration.sizeLimit, !state.trimming else { return false }
             state.trimming = true
             return true

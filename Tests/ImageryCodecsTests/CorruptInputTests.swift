@@ -1,4 +1,5 @@
 import Foundation
+import ImageryTestSupport
 import Testing
 import Imagery
 import ImageryCodecs

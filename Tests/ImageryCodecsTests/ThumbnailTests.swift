@@ -9,7 +9,7 @@ import ImageryCodecs
         try box.plan(for: entry.displaySize).outputSize
     }
 
-    /// Fast path against the slow full-decode Lanczos reference: the lowest PSNR `imagery bench`
+    /// Fast path against the slow full-decode Lanczos reference: the lowest PSNR `imagery-bench`
     /// measured over the corpus was 47.9 dB (jpeg_med_base_dune, 3 runs on 2026-11-21). Sources that
     /// need no reduction beyond Lanczos come out identical. The bound leaves room for libjpeg versions.
     static let minimumPSNR = 44.0

@@ -69,6 +69,36 @@ struct DiskCacheTests {
         #expect(cache.statistics.evictions > 150)
     }
 
+    @Test("storeMany stores as storeData would: large entries as files, replaced files removed, size limit kept")
+    func storeManyMatchesStoreData() async throws {
+        var configuration = DiskCache.Configuration()
+        configuration.fileThreshold = 1_000
+        configuration.sizeLimit = 50_000
+        let cache = try DiskCache(directory: directory.path, configuration: configuration)
+        let blobs = directory.path + "/blobs"
+        func blobCount() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: blobs).count }
+
+        let small = Self.bytes(100, seed: 1), large = Self.bytes(5_000, seed: 2), larger = Self.bytes(6_000, seed: 3)
+        await cache.storeMany([("small", small), ("large", large)])
+        #expect(await cache.cachedData(for: "small") == small)
+        #expect(await cache.cachedData(for: "large") == large)
+        #expect(try blobCount() == 1)
+
+        // Replacing the file entry leaves exactly one file: the replaced one is removed.
+        await cache.storeMany([("large", larger)])
+        #expect(await cache.cachedData(for: "large") == larger)
+        #expect(try blobCount() == 1)
+
+        // Past the size limit, entries are trimmed as after storeData.
+        await cache.storeMany((0..<20).map { ("bulk-\($0)", Self.bytes(5_000, seed: UInt8($0))) })
+        await cache.trim()
+        let total = try await rawDatabase(directory.path + "/cache.sqlite").read { db in
+            try Int.fetchOne(db, sql: "SELECT SUM(size) FROM entry") ?? 0
+        }
+        #expect(total <= 50_000)
+        #expect(cache.statistics.writes == 23)
+    }
+
     @Test("Entries expire after their time to live (injectable clock)")
     func timeToLive() async throws {
         let clock = Locked(Date(timeIntervalSince1970: 1_000_000))

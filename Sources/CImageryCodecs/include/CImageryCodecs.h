@@ -104,9 +104,4 @@ ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height,
 
 void img_free(void *pointer);
 
-/// Benchmark floor: what `djpeg -scale N/8` does (libjpeg defaults, RGB output), minus writing the output.
-ImgStatus img_jpeg_floor_decode(const uint8_t *data, size_t length, int scale_num, int *out_width, int *out_height);
-/// Benchmark floor: libpng's simplified API decoding the whole image to 8-bit RGBA.
-ImgStatus img_png_floor_decode(const uint8_t *data, size_t length, uint32_t *out_width, uint32_t *out_height);
-
 #endif

@@ -115,7 +115,7 @@ enum GridLoader {
                     } catch {
                         result = .failure(error)
                     }
-                    let ms = Measurement.milliseconds(ContinuousClock.now - start)
+                    let ms = (ContinuousClock.now - start).seconds * 1000
                     let outcome = (try? result.get()).map { "from \($0.origin)" } ?? "failed"
                     progress.finished(item.label, milliseconds: ms, outcome: outcome)
                     return (index, result, ms)

@@ -29,7 +29,7 @@ final class GridProgress: Sendable {
     }
 
     private func write(count: Int, label: String, milliseconds: Double, outcome: String) {
-        let elapsed = Measurement.milliseconds(ContinuousClock.now - start) / 1000
+        let elapsed = (ContinuousClock.now - start).seconds
         let bytes = Double(pipeline.statistics.bytesDownloaded - baseline)
         if isTerminal {
             let width = 24

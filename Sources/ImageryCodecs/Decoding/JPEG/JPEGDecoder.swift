@@ -3,7 +3,7 @@ import Imagery
 
 /// JPEG through libjpeg-turbo: DCT-domain scaling to the smallest size at least the draft,
 /// grayscale, RGB, YCbCr, CMYK and YCCK (to RGB), progressive files, EXIF orientation and ICC.
-struct JPEGDecoder: FormatDecoding {
+package struct JPEGDecoder: FormatDecoding {
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(ImageError) -> DecodedImage {
         let maxMemory = options.maximumPixelCount.multipliedReportingOverflow(by: 8)
         guard let decoder = img_jpeg_decoder_create(
@@ -73,7 +73,7 @@ struct JPEGDecoder: FormatDecoding {
     /// The smallest power-of-two libjpeg scale, in eighths, that still covers `scale`.
     /// libjpeg-turbo has SIMD IDCTs for 1/8, 2/8, 4/8 and 8/8 only; the odd sizes run plain C
     /// and measured both slower and lower in PSNR.
-    static func eighths(forScale scale: Double) -> Int {
+    package static func eighths(forScale scale: Double) -> Int {
         [1, 2, 4, 8].first { Double($0) / 8 >= scale - 1e-9 } ?? 8
     }
 

@@ -2,14 +2,16 @@ import ArgumentParser
 import Foundation
 import Imagery
 import ImageryDiskCache
+import ImageryTestSupport
 
-/// `imagery cache-stress`: hammers a disk cache from this process, for the crash-safety and
-/// two-process tests (which SIGKILL it or run two at once). Hidden from help.
+/// `imagery-cache-stress`: hammers a disk cache from this process, for the crash-safety and
+/// two-process tests (which SIGKILL it or run two at once). A test-support executable: the
+/// disk-cache tests declare it as a dependency, and no product ships it.
+@main
 struct CacheStressCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "cache-stress",
-        abstract: "Write and read a disk cache in a loop (for the crash and multi-process tests).",
-        shouldDisplay: false
+        commandName: "imagery-cache-stress",
+        abstract: "Write and read a disk cache in a loop (for the crash and multi-process tests)."
     )
 
     @Option(help: "Cache directory.")
@@ -29,7 +31,7 @@ struct CacheStressCommand: AsyncParsableCommand {
 
     func run() async throws {
         let cache = try DiskCache(directory: directory)
-        var random = StressRandom(state: seed)
+        var random = SplitMix64(state: seed)
         var corrupt = 0
         var iteration = 0
         while iterations == 0 || iteration < iterations {
@@ -48,16 +50,5 @@ struct CacheStressCommand: AsyncParsableCommand {
             print("corrupt \(corrupt) rejected \(cache.statistics.rejected)")
             throw ExitCode(1)
         }
-    }
-}
-
-struct StressRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Pillow anchor for `imagery bench`: draft() + thumbnail() in one process.
+"""Pillow anchor for `imagery-bench`: draft() + thumbnail() in one process.
 
 Prints one JSON object: per-file median milliseconds (decode + resize + encode, in
 memory, like Imagery's in-process figure) over --repeat runs, and writes each

@@ -3,17 +3,20 @@ import Foundation
 import Imagery
 import ImageryCodecs
 
-/// `imagery bench`: the benchmarks, apart from the tests (which never assert timings).
+/// `imagery-bench`: the benchmarks, apart from the tests (which never assert timings) and
+/// from every product: `swift run -c release imagery-bench [thumbnails|pipeline|disk-cache]`
+/// from the package root.
+@main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "imagery-bench",
         abstract: "Benchmarks: thumbnails against libvips and Pillow, and the pipeline's hot paths.",
         subcommands: [ThumbnailBenchCommand.self, PipelineBenchCommand.self, DiskCacheBenchCommand.self],
         defaultSubcommand: ThumbnailBenchCommand.self
     )
 }
 
-/// `imagery bench thumbnails`: thumbnails against the codec floor, vipsthumbnail and Pillow, in one run.
+/// `imagery-bench thumbnails`: thumbnails against the codec floor, vipsthumbnail and Pillow, in one run.
 struct ThumbnailBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnails",
@@ -25,8 +28,8 @@ struct ThumbnailBenchCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: "Corpus directory with a MANIFEST.tsv.")
-    var corpus = "../shared/corpus"
+    @Option(help: "Corpus directories, each with a MANIFEST.tsv (default: Benchmarks/Corpus and the test images, which every clone has).")
+    var corpus: [String] = BenchCorpus.defaultDirectories
 
     @Option(help: "Thumbnail box size in pixels.")
     var size = 256
@@ -41,11 +44,11 @@ struct ThumbnailBenchCommand: AsyncParsableCommand {
     var skipExternal = false
 
     func run() async throws {
-        let corpus = try BenchCorpus(directory: corpus)
+        let corpus = try BenchCorpus(directories: corpus)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let box = Resize.fit(width: size, height: size)
         var report = BenchReport(size: size, repetitions: repetitions)
-        let tools = ExternalTools(available: !skipExternal, output: output, size: size)
+        let tools = try ExternalTools(available: !skipExternal, output: output, size: size)
         report.toolVersions = tools.versions()
 
         for group in corpus.groups where !group.files.isEmpty {
@@ -70,8 +73,8 @@ struct ThumbnailBenchCommand: AsyncParsableCommand {
         }
 
         log("memory and hostile input")
-        if let kleiber = corpus.groups.flatMap(\.files).first(where: { $0.name.contains("kleiber") }) {
-            report.memory = try tools.memory(of: kleiber.path)
+        if let largest = corpus.groups.flatMap(\.files).max(by: { $0.width * $0.height < $1.width * $1.height }) {
+            report.memory = try tools.memory(of: largest.path)
         }
         if let progressive = corpus.groups.flatMap(\.files).first(where: { $0.kind.hasPrefix("progressive") }) {
             report.hostile = try HostileBench(tools: tools, output: output).measure(progressive.bytes)

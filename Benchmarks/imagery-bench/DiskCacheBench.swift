@@ -4,7 +4,7 @@ import Imagery
 import ImageryCodecs
 import ImageryDiskCache
 
-/// `imagery bench disk-cache`: the SQLite disk cache against a file-per-entry baseline (one
+/// `imagery-bench disk-cache`: the SQLite disk cache against a file-per-entry baseline (one
 /// file per key, atomic rename: how most image libraries store), in one run.
 struct DiskCacheBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,7 +18,7 @@ struct DiskCacheBenchCommand: AsyncParsableCommand {
     @Option(help: "Directory for scratch caches and disk-cache.md.")
     var output = "bench-out"
 
-    @Option(help: "A large JPEG to thumbnail (default: the corpus's largest, else a bundled photo).")
+    @Option(help: "A large JPEG to thumbnail (default: the 12 MP photo in Benchmarks/Corpus).")
     var original: String?
 
     func run() async throws {
@@ -79,10 +79,10 @@ struct DiskCacheBenchCommand: AsyncParsableCommand {
             for index in (0..<count).shuffled() {
                 var start = clock.now
                 guard await disk.cachedData(for: "key-\(index)")?.count == entry else { throw ValidationError("disk miss") }
-                diskTimes.append(Measurement.milliseconds(clock.now - start) * 1000)
+                diskTimes.append((clock.now - start).seconds * 1e6)
                 start = clock.now
                 guard files.data(for: "key-\(index)")?.count == entry else { throw ValidationError("file miss") }
-                fileTimes.append(Measurement.milliseconds(clock.now - start) * 1000)
+                fileTimes.append((clock.now - start).seconds * 1e6)
             }
         }
         return (Measurement.median(diskTimes), Measurement.median(fileTimes))
@@ -123,8 +123,7 @@ struct DiskCacheBenchCommand: AsyncParsableCommand {
     }
 
     private func warmThumbnail(scratch: String) async throws -> (name: String, disk: Double, decode: Double) {
-        let path = original ?? ["../shared/corpus/jpeg_large_base_kleiber_6028x3391.jpg"]
-            .first { FileManager.default.fileExists(atPath: $0) } ?? "Tests/ImageryCodecsTests/Resources/jpeg_exif6_aqua_2560x1600.jpg"
+        let path = original ?? "Benchmarks/Corpus/jpeg_large_base_sunset_4272x2848.jpg"
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let request = ImageRequest(source: .custom(id: path) { bytes }, resize: .fit(width: 256, height: 256))
         func pipeline() -> ImagePipeline {

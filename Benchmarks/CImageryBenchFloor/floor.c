@@ -1,5 +1,5 @@
 // Reference decodes for the benchmark: the codec floor that thumbnailing is measured against.
-#include "CImageryCodecs.h"
+#include "CImageryBenchFloor.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@ struct floor_error {
 static void floor_error_exit(j_common_ptr cinfo) { longjmp(((struct floor_error *)cinfo->err)->jump, 1); }
 static void floor_message(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
 
-ImgStatus img_jpeg_floor_decode(const uint8_t *data, size_t length, int scale_num, int *out_width, int *out_height) {
+int img_bench_jpeg_floor_decode(const uint8_t *data, size_t length, int scale_num, int *out_width, int *out_height) {
     struct jpeg_decompress_struct cinfo;
     struct floor_error error;
     memset(&cinfo, 0, sizeof cinfo);
@@ -25,7 +25,7 @@ ImgStatus img_jpeg_floor_decode(const uint8_t *data, size_t length, int scale_nu
     error.err.emit_message = floor_message;
     if (setjmp(error.jump)) {
         jpeg_destroy_decompress(&cinfo);
-        return IMG_ERR_CORRUPT;
+        return 1;
     }
     jpeg_CreateDecompress(&cinfo, JPEG_LIB_VERSION, sizeof cinfo);
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
@@ -41,20 +41,20 @@ ImgStatus img_jpeg_floor_decode(const uint8_t *data, size_t length, int scale_nu
     *out_height = (int)cinfo.output_height;
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
-    return IMG_OK;
+    return 0;
 }
 
-ImgStatus img_png_floor_decode(const uint8_t *data, size_t length, uint32_t *out_width, uint32_t *out_height) {
+int img_bench_png_floor_decode(const uint8_t *data, size_t length, uint32_t *out_width, uint32_t *out_height) {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&image, data, length)) return IMG_ERR_CORRUPT;
+    if (!png_image_begin_read_from_memory(&image, data, length)) return 1;
     image.format = PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA;
     void *buffer = malloc(PNG_IMAGE_SIZE(image));
-    if (!buffer) { png_image_free(&image); return IMG_ERR_OUT_OF_MEMORY; }
+    if (!buffer) { png_image_free(&image); return 2; }
     int ok = png_image_finish_read(&image, NULL, buffer, 0, NULL);
     free(buffer);
     *out_width = image.width;
     *out_height = image.height;
-    return ok ? IMG_OK : IMG_ERR_CORRUPT;
+    return ok ? 0 : 1;
 }

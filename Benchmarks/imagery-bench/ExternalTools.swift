@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Imagery
 
@@ -11,10 +12,15 @@ struct ExternalTools {
     let absoluteOutput: String
     let size: Int
 
-    init(available: Bool, output: String, size: Int) {
+    init(available: Bool, output: String, size: Int) throws {
         self.size = size
         absoluteOutput = URL(fileURLWithPath: output).standardizedFileURL.path
-        imageryExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        // `imagery` is built beside this executable by `swift build -c release`.
+        imageryExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("imagery").standardizedFileURL.path
+        guard FileManager.default.isExecutableFile(atPath: imageryExecutable) else {
+            throw ValidationError("no imagery executable beside imagery-bench: run `swift build -c release` first")
+        }
         vips = available ? Measurement.which("vipsthumbnail") : nil
         djpeg = available ? Measurement.which("djpeg") : nil
         python = available ? Measurement.which("python3") : nil
@@ -25,11 +31,10 @@ struct ExternalTools {
 
     let chartScript: String?
 
-    /// A script in the package's `scripts/` folder, found from the working directory or this source file.
+    /// A script in `Benchmarks/scripts/`: the bench runs from the package root.
     private static func script(_ name: String) -> String? {
-        let candidates = ["scripts/\(name)",
-                          URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../scripts/\(name)").standardizedFileURL.path]
-        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+        let path = "Benchmarks/scripts/\(name)"
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     /// Renders results.json as a bar chart PNG with Pillow. Returns whether it did.

@@ -4,7 +4,7 @@ import Imagery
 import ImageryCodecs
 import ImageryUI
 
-/// `imagery bench pipeline`: the pipeline's hot paths and its memory under churn, against the
+/// `imagery-bench pipeline`: the pipeline's hot paths and its memory under churn, against the
 /// targets of the pipeline issue, and the lock-versus-actor-hop cost of the isolation design.
 struct PipelineBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -161,7 +161,7 @@ struct PipelineBench {
             let response = try await pipeline.image(for: requests[index % 100])
             guard response.origin == .memory else { throw ValidationError("not a memory hit") }
         }
-        return Measurement.milliseconds(clock.now - start) * 1e6 / Double(count)
+        return (clock.now - start).seconds * 1e9 / Double(count)
     }
 
     /// Nanoseconds per lookup of a precomputed key under the cache's lock.
@@ -191,7 +191,7 @@ struct PipelineBench {
         var found = 0
         for index in 0..<count where await actorCache.lookup(keys[index % 100]) != nil { found += 1 }
         guard found == count else { throw ValidationError("actor lookup missed") }
-        return Measurement.milliseconds(clock.now - start) * 1e6 / Double(count)
+        return (clock.now - start).seconds * 1e9 / Double(count)
     }
 
     @MainActor
@@ -215,7 +215,7 @@ struct PipelineBench {
             }
             try await group.waitForAll()
         }
-        return Measurement.milliseconds(clock.now - start)
+        return (clock.now - start).seconds * 1000
     }
 
     /// RSS before and after `count` cycles of starting a load that never finishes by itself
@@ -239,7 +239,7 @@ struct PipelineBench {
         let before = ResidentMemory.megabytes()
         let clock = ContinuousClock(), start = clock.now
         await cycles(count)
-        let elapsed = Measurement.milliseconds(clock.now - start)
+        let elapsed = (clock.now - start).seconds * 1000
         return (before, ResidentMemory.megabytes(), elapsed)
     }
 }

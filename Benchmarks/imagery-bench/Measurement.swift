@@ -1,17 +1,14 @@
 import Foundation
+import Imagery
 
-/// Timing and process helpers for `imagery bench`.
+/// Timing and process helpers for `imagery-bench`.
 enum Measurement {
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
     /// Runs `body` and returns its wall time in milliseconds.
     static func time(_ body: () throws -> Void) rethrows -> Double {
         let clock = ContinuousClock()
         let start = clock.now
         try body()
-        return milliseconds(clock.now - start)
+        return (clock.now - start).seconds * 1000
     }
 
     /// Runs `body` and returns its wall time in milliseconds.
@@ -19,7 +16,7 @@ enum Measurement {
         let clock = ContinuousClock()
         let start = clock.now
         try await body()
-        return milliseconds(clock.now - start)
+        return (clock.now - start).seconds * 1000
     }
 
     static func median(_ values: [Double]) -> Double {
@@ -58,7 +55,7 @@ enum Measurement {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return ProcessResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
-                             milliseconds: milliseconds(clock.now - start))
+                             milliseconds: (clock.now - start).seconds * 1000)
     }
 
     /// Peak resident memory of a command in MB, measured by a Python wrapper through

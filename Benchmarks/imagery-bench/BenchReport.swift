@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything one `imagery bench` run measured, as JSON and as the README's tables.
+/// Everything one `imagery-bench` run measured, as JSON and as the README's tables.
 struct BenchReport: Codable {
     struct Quality: Codable {
         var mean: Double

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draws `imagery bench` results (results.json) as a bar chart PNG: ms/image per group and tool,
+"""Draws `imagery-bench` results (results.json) as a bar chart PNG: ms/image per group and tool,
 with each bar's ratio to the codec floor. Usage: bench_chart.py results.json chart.png"""
 import json
 import sys
