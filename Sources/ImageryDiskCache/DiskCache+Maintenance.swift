@@ -97,7 +97,7 @@ extension DiskCache {
         for case let file? in removed { blobs.remove(file) }
         let total = ((try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry") }) ?? nil) ?? 0
         state.withLock { state in
-            state.statistics.evictions += removed.count
+            state.statistics.diskEvictions += removed.count
             state.approximateSize = total
             state.trimming = false
         }

@@ -41,18 +41,6 @@ public final class DiskCache: DataCaching {
         public init() {}
     }
 
-    /// Counters since the cache was opened.
-    public struct Statistics: Sendable, Hashable {
-        public var hits = 0
-        public var misses = 0
-        public var writes = 0
-        public var evictions = 0
-        /// Entries that failed their checksum and were deleted.
-        public var rejected = 0
-        /// Reads or writes SQLite refused (disk full, read-only): the caller carried on without.
-        public var failures = 0
-    }
-
     /// The directory the cache lives in.
     public let directory: String
     /// Its bounds.
@@ -62,7 +50,7 @@ public final class DiskCache: DataCaching {
     let state = Locked(State())
 
     struct State {
-        var statistics = Statistics()
+        var statistics = ImagePipeline.Statistics()
         var pendingAccess: [String: Double] = [:]
         var approximateSize = 0
         var trimming = false
@@ -121,20 +109,22 @@ public final class DiskCache: DataCaching {
         }
     }
 
-    /// Counters since the cache was opened.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
-
-    public var counters: DataCacheCounters {
-        let statistics = self.statistics
-        return DataCacheCounters(evictions: statistics.evictions, rejected: statistics.rejected, failures: statistics.failures)
-    }
+    /// Counters since the cache was opened, in the `disk…` fields of the pipeline's one
+    /// statistics type: `diskHits`, `diskMisses`, `diskWrites`, `diskEvictions`,
+    /// `diskRejected` and `diskFailures`.
+    ///
+    /// ```swift
+    /// let stats = disk.statistics
+    /// print("\(stats.diskHits) hits, \(stats.diskRejected) rejected")
+    /// ```
+    public var statistics: ImagePipeline.Statistics { state.withLock { $0.statistics } }
 
     /// Counts a failed read or write, and logs the first one: a full disk or a read-only
     /// directory turns the disk tier into a no-op, and one warning says why.
     func recordFailure(_ error: any Error, during operation: String) {
         let first = state.withLock { state -> Bool in
-            state.statistics.failures += 1
-            return state.statistics.failures == 1
+            state.statistics.diskFailures += 1
+            return state.statistics.diskFailures == 1
         }
         if first {
             configuration.logger.warning(
@@ -157,12 +147,12 @@ public final class DiskCache: DataCaching {
             return nil
         }
         guard var row = found else {
-            state.withLock { $0.statistics.misses += 1 }
+            state.withLock { $0.statistics.diskMisses += 1 }
             return nil
         }
         let now = configuration.now().timeIntervalSince1970
         if let ttl = configuration.timeToLive, row.created + ttl.seconds <= now {
-            state.withLock { $0.statistics.misses += 1 }
+            state.withLock { $0.statistics.diskMisses += 1 }
             await removeEntry(key, matching: row)
             return nil
         }
@@ -174,12 +164,12 @@ public final class DiskCache: DataCaching {
             bytes = verifiedContents(of: fresh)
         }
         guard let bytes else {
-            state.withLock { $0.statistics.rejected += 1 }
+            state.withLock { $0.statistics.diskRejected += 1 }
             await removeEntry(key, matching: row)
             return nil
         }
         let batch = state.withLock { state -> [String: Double]? in
-            state.statistics.hits += 1
+            state.statistics.diskHits += 1
             state.pendingAccess[key] = now
             guard state.pendingAccess.count >= configuration.accessBatchSize else { return nil }
             defer { state.pendingAccess = [:] }
@@ -263,7 +253,7 @@ public final class DiskCache: DataCaching {
     /// size limit.
     func recordWrites(_ count: Int, bytes: Int) {
         let needsTrim = state.withLock { state -> Bool in
-            state.statistics.writes += count
+            state.statistics.diskWrites += count
             state.approximateSize += bytes
             guard state.approximateSize > configuration.sizeLimit, !state.trimming else { return false }
             state.trimming = true

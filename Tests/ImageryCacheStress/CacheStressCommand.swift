@@ -46,8 +46,8 @@ struct CacheStressCommand: AsyncParsableCommand {
             // Unbuffered, so the test reading the pipe sees each line as it is written.
             FileHandle.standardOutput.write(Data("wrote \(iteration)\n".utf8))
         }
-        if corrupt > 0 || cache.statistics.rejected > 0 {
-            print("corrupt \(corrupt) rejected \(cache.statistics.rejected)")
+        if corrupt > 0 || cache.statistics.diskRejected > 0 {
+            print("corrupt \(corrupt) rejected \(cache.statistics.diskRejected)")
             throw ExitCode(1)
         }
     }

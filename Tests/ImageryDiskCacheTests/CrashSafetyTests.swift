@@ -99,7 +99,7 @@ struct CrashSafetyTests {
             #expect(StressPayload.isValid(bytes, key: key), "entry k\(key) does not match what was written")
         }
         #expect(found > 0)
-        #expect(cache.statistics.rejected == 0)
+        #expect(cache.statistics.diskRejected == 0)
     }
 
     @Test("Two processes reading and writing one cache directory at once")
@@ -118,6 +118,6 @@ struct CrashSafetyTests {
         for key in 0..<50 {
             if let bytes = await cache.cachedData(for: "k\(key)") { #expect(StressPayload.isValid(bytes, key: key)) }
         }
-        #expect(cache.statistics.rejected == 0)
+        #expect(cache.statistics.diskRejected == 0)
     }
 }

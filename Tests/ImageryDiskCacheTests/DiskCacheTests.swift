@@ -40,7 +40,7 @@ struct DiskCacheTests {
             await cache.storeData(payload, for: "a")
             #expect(await cache.cachedData(for: "a") == payload)
             #expect(await cache.cachedData(for: "missing") == nil)
-            #expect(cache.statistics.hits == 1 && cache.statistics.misses == 1 && cache.statistics.writes == 1)
+            #expect(cache.statistics.diskHits == 1 && cache.statistics.diskMisses == 1 && cache.statistics.diskWrites == 1)
         }
         let reopened = try DiskCache(directory: directory.path)
         #expect(await reopened.cachedData(for: "a") == payload)
@@ -66,7 +66,7 @@ struct DiskCacheTests {
         #expect(total <= 200_000)
         #expect(await cache.cachedData(for: "keep") != nil)
         #expect(await cache.cachedData(for: "churn-0") == nil)
-        #expect(cache.statistics.evictions > 150)
+        #expect(cache.statistics.diskEvictions > 150)
     }
 
     @Test("storeMany stores as storeData would: large entries as files, replaced files removed, size limit kept")
@@ -96,7 +96,7 @@ struct DiskCacheTests {
             try Int.fetchOne(db, sql: "SELECT SUM(size) FROM entry") ?? 0
         }
         #expect(total <= 50_000)
-        #expect(cache.statistics.writes == 23)
+        #expect(cache.statistics.diskWrites == 23)
     }
 
     @Test("Entries expire after their time to live (injectable clock)")
@@ -126,7 +126,7 @@ struct DiskCacheTests {
         }
 
         #expect(await cache.cachedData(for: "victim") == nil)
-        #expect(cache.statistics.rejected == 1)
+        #expect(cache.statistics.diskRejected == 1)
         let rows = try await rawDatabase(directory.path + "/cache.sqlite").read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? -1
         }
@@ -192,7 +192,7 @@ struct BlobFileTests {
         bytes[1000] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         #expect(await reopened.cachedData(for: "big") == nil)
-        #expect(reopened.statistics.rejected == 1)
+        #expect(reopened.statistics.diskRejected == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/blobs").isEmpty)
     }
 
@@ -204,6 +204,6 @@ struct BlobFileTests {
             try FileManager.default.removeItem(atPath: directory.path + "/blobs/" + name)
         }
         #expect(await cache.cachedData(for: "gone") == nil)
-        #expect(cache.statistics.rejected == 1)
+        #expect(cache.statistics.diskRejected == 1)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 @testable import Imagery
 import ImageryCodecs
 import ImageryTestSupport
+import Logging
 import Metrics
 import MetricsTestKit
 import Testing
@@ -40,6 +41,45 @@ struct ObservabilityTests {
         #expect(try metrics.expectCounter("observability_failures_total", [("kind", "decoding")]).totalValue == 1)
     }
 
+    @Test("A failed request is logged at debug only: a library stays quiet unless asked")
+    func failuresLogAtDebug() async throws {
+        let records = Locked<[(Logger.Level, String)]>([])
+        var logger = Logger(label: "quiet") { _ in RecordingLogHandler(records: records) }
+        logger.logLevel = .trace
+        let pipeline = ImagePipeline(configuration: .standard.with { $0.logger = logger })
+
+        _ = try? await pipeline.image(for: ImageRequest(source: .custom(id: "junk") { Array("junk".utf8) }))
+        _ = try? await pipeline.image(for: ImageRequest(source: .file("/nonexistent/imagery-test.jpg")))
+
+        let logged = records.withLock { $0 }
+        #expect(logged.contains { $0.1 == "decode failed" && $0.0 == .debug })
+        #expect(logged.contains { $0.1 == "download failed" && $0.0 == .debug })
+        #expect(logged.allSatisfy { $0.0 <= .debug }, "logged above debug: \(logged)")
+    }
+
+    @Test("Disk writes, hits and evictions reach pipeline.statistics and swift-metrics")
+    func diskCounters() async throws {
+        let metrics = Self.metrics
+        let disk = MemoryDataCache()
+        let pipeline = ImagePipeline(configuration: .standard.with {
+            $0.metricsPrefix = "observability_disk"
+            $0.dataCache = disk
+            $0.dataCachePolicy = .originalData
+            $0.imageCache = nil
+        })
+        let request = ImageRequest(source: .custom(id: "d1") { Fixtures.gif })
+        _ = try await pipeline.image(for: request)
+        await pipeline.waitUntilIdle()
+        _ = try await pipeline.image(for: request)
+
+        let stats = pipeline.statistics
+        #expect(stats.diskWrites == 1)
+        #expect(stats.diskHits == 1)
+        #expect(stats.diskEvictions == 7)   // what the cache reports, passed through
+        #expect(try metrics.expectCounter("observability_disk_disk_writes_total").totalValue == 1)
+        #expect(try metrics.expectCounter("observability_disk_disk_hits_total").totalValue == 1)
+    }
+
     @Test("A server that stops sending times out with a typed error")
     func timeout() async throws {
         let server = try TestHTTPServer { _ in .stall(Fixtures.meadow) }
@@ -55,5 +95,37 @@ struct ObservabilityTests {
         // (Whether the server saw the request depends on how loaded the machine is, so the closed
         // connection is checked by the cancellation tests, not here.)
         #expect(pipeline.statistics.failures["timed_out"] == 1)
+    }
+}
+
+/// Keeps every log record's level and message.
+struct RecordingLogHandler: LogHandler {
+    let records: Locked<[(Logger.Level, String)]>
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        records.withLock { $0.append((event.level, event.message.description)) }
+    }
+}
+
+/// A ``DataCaching`` in memory that reports made-up evictions, to see them reach the pipeline.
+final class MemoryDataCache: DataCaching {
+    private let entries = Locked<[String: [UInt8]]>([:])
+
+    func cachedData(for key: String) async -> [UInt8]? { entries.withLock { $0[key] } }
+    func storeData(_ data: [UInt8], for key: String) async { entries.withLock { $0[key] = data } }
+    func removeData(for key: String) async { entries.withLock { $0[key] = nil } }
+    func removeAll() async { entries.withLock { $0 = [:] } }
+
+    var statistics: ImagePipeline.Statistics {
+        var statistics = ImagePipeline.Statistics()
+        statistics.diskEvictions = 7
+        return statistics
     }
 }

@@ -19,29 +19,14 @@ public protocol DataCaching: Sendable {
     func removeData(for key: String) async
     /// Removes every entry.
     func removeAll() async
-    /// What the cache has had to evict or reject, for ``ImagePipeline/statistics``. Default: zeros.
-    var counters: DataCacheCounters { get }
+    /// The cache's own counts, in the `disk…` fields of the pipeline's statistics type:
+    /// ``ImagePipeline/statistics`` takes its evictions, rejections, misses and failures from
+    /// here. Default: zeros.
+    var statistics: ImagePipeline.Statistics { get }
 }
 
 extension DataCaching {
-    public var counters: DataCacheCounters { DataCacheCounters() }
-}
-
-/// Housekeeping counts a ``DataCaching`` implementation reports.
-public struct DataCacheCounters: Sendable, Hashable {
-    /// Entries removed to stay within bounds.
-    public var evictions = 0
-    /// Entries that failed an integrity check and were deleted instead of served.
-    public var rejected = 0
-    /// Reads or writes the storage refused (disk full, read-only): the pipeline went on without.
-    public var failures = 0
-
-    /// Counts of `evictions`, `rejected` and `failures`.
-    public init(evictions: Int = 0, rejected: Int = 0, failures: Int = 0) {
-        self.evictions = evictions
-        self.rejected = rejected
-        self.failures = failures
-    }
+    public var statistics: ImagePipeline.Statistics { ImagePipeline.Statistics() }
 }
 
 /// What the pipeline keeps in its ``DataCaching`` tier.

@@ -44,6 +44,12 @@ public enum DataLoadingError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// A short, stable name for the kind of failure, for statistics and metrics dimensions.
+    /// Every ``kind`` there is, for metrics that are made once.
+    static let allKinds = [
+        "not_found", "http_5xx", "http_4xx", "too_large", "timed_out", "connection", "unsupported_source",
+        "file_unreadable", "custom_source", "authorization", "cancelled",
+    ]
+
     public var kind: String {
         switch self {
         case .notFound: "not_found"

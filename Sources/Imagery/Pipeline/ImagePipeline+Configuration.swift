@@ -43,8 +43,9 @@ extension ImagePipeline {
 
         // MARK: Observability
 
-        /// Where the pipeline logs: download starts and finishes at `debug`, failures at
-        /// `notice`. Sources are logged without their query string. Default: label
+        /// Where the pipeline logs: downloads and per-request failures at `debug` (a failure
+        /// reaches its caller as a typed error, so a library stays quiet by default, as Nuke
+        /// does). Sources are logged without their query string. Default: label
         /// `"imagery.pipeline"`.
         public var logger = Logger(label: "imagery.pipeline")
         /// The prefix of the swift-metrics counter labels (`imagery_requests_total`,

@@ -54,7 +54,7 @@ public final class ImagePipeline: Sendable {
 
     let loader: any DataLoading
     let graph: PipelineGraph
-    let stats: PipelineStatistics
+    let stats: StatisticsRecorder
     let prefetches = PrefetchRegistry()
 
     /// A pipeline built from `configuration`.
@@ -62,17 +62,20 @@ public final class ImagePipeline: Sendable {
         self.configuration = configuration
         self.cache = configuration.imageCache
         self.loader = configuration.dataLoader
-        self.stats = PipelineStatistics(metricsPrefix: configuration.metricsPrefix)
+        self.stats = StatisticsRecorder(metricsPrefix: configuration.metricsPrefix)
         self.graph = PipelineGraph(configuration: configuration, statistics: stats)
     }
 
     /// Counters since the pipeline was made: requests, coalesced, memory and disk hits,
-    /// downloads, bytes, decodes, failures by kind.
+    /// downloads, bytes, decodes, failures by kind, and the disk cache's own evictions,
+    /// rejections, misses and failures.
     public var statistics: Statistics {
         var snapshot = stats.snapshot
-        if let counters = configuration.dataCache?.counters {
-            snapshot.diskEvictions = counters.evictions
-            snapshot.diskRejected = counters.rejected
+        if let disk = configuration.dataCache?.statistics {
+            snapshot.diskMisses = disk.diskMisses
+            snapshot.diskEvictions = disk.diskEvictions
+            snapshot.diskRejected = disk.diskRejected
+            snapshot.diskFailures = disk.diskFailures
         }
         return snapshot
     }

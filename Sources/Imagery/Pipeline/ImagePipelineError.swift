@@ -23,6 +23,9 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     case cancelled
 
     /// A short, stable name for the kind of failure, for statistics and metrics.
+    /// Every ``kind`` there is, for metrics that are made once.
+    static let allKinds = DataLoadingError.allKinds + ["decoding", "processing"]   // "cancelled" is in both
+
     public var kind: String {
         switch self {
         case let .loadingFailed(error): error.kind

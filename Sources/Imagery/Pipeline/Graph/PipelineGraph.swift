@@ -17,10 +17,10 @@ final class PipelineGraph {
     private let decoder: any ImageDecoding
     private let cache: ImageCache?
     private let disk: DiskTier?
-    private let statistics: PipelineStatistics
+    private let statistics: StatisticsRecorder
     private let logger: Logger
 
-    nonisolated init(configuration: ImagePipeline.Configuration, statistics: PipelineStatistics) {
+    nonisolated init(configuration: ImagePipeline.Configuration, statistics: StatisticsRecorder) {
         self.downloads = WorkQueue(limit: configuration.maximumConcurrentDownloads)
         self.decodes = WorkQueue(limit: configuration.maximumConcurrentDecodes)
         self.loader = configuration.dataLoader
@@ -129,7 +129,7 @@ final class PipelineGraph {
         with loader: any DataLoading,
         disk: DiskTier?,
         options: ImageRequest.Options,
-        statistics: PipelineStatistics,
+        statistics: StatisticsRecorder,
         logger: Logger,
         progress: ProgressRelay
     ) async -> Result<(bytes: [UInt8], origin: ImageResponse.Origin), DataLoadingError> {
@@ -177,7 +177,7 @@ final class PipelineGraph {
                 startDecode(job, bytes: bytes, origin: origin, processed: false)
             }
         case let .failure(error):
-            logger.notice("download failed", metadata: ["source": "\(fetch.source)", "error": "\(error)"])
+            logger.debug("download failed", metadata: ["source": "\(fetch.source)", "error": "\(error)"])
             let outcome: ImageTask.Outcome = .failure(error == .cancelled ? .cancelled : .loadingFailed(error))
             for job in waiters {
                 job.fetch = nil
@@ -259,7 +259,7 @@ final class PipelineGraph {
             }
             finish(job, .success(response))
         case let .failure(error):
-            logger.notice("decode failed", metadata: ["source": "\(job.request.source)", "error": "\(error)"])
+            logger.debug("decode failed", metadata: ["source": "\(job.request.source)", "error": "\(error)"])
             finish(job, .failure(error))
         }
     }
