@@ -74,7 +74,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The UI layer: a platform-neutral @Observable view model, thin SwiftUI views over it, and
-        // Core Graphics / ImageIO glue. On Linux it builds against the stubs below, so CI
+        // Core Graphics glue. On Linux it builds against the stubs below, so CI
         // type-checks the views; on Apple platforms against the real frameworks.
         .target(
             name: "ImageryUI",
@@ -83,14 +83,12 @@ let package = Package(
                 .target(name: "ImageryCodecs", condition: .when(platforms: [.linux])),
                 .target(name: "SwiftUIStub", condition: .when(platforms: [.linux])),
                 .target(name: "CoreGraphicsStub", condition: .when(platforms: [.linux])),
-                .target(name: "ImageIOStub", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings
         ),
-        // Declarations of the SwiftUI, Core Graphics and ImageIO symbols ImageryUI uses, written
+        // Declarations of the SwiftUI and Core Graphics symbols ImageryUI uses, written
         // from Apple's documentation; empty on Apple platforms (see Sources/Stubs/README.md).
         .target(name: "CoreGraphicsStub", path: "Sources/Stubs/CoreGraphicsStub", swiftSettings: strictSettings),
-        .target(name: "ImageIOStub", dependencies: ["CoreGraphicsStub"], path: "Sources/Stubs/ImageIOStub", swiftSettings: strictSettings),
         .target(name: "SwiftUIStub", dependencies: ["CoreGraphicsStub"], path: "Sources/Stubs/SwiftUIStub", swiftSettings: strictSettings),
         .executableTarget(
             name: "ImageryCLI",

@@ -6,10 +6,11 @@ import CoreGraphicsStub
 #endif
 
 extension Bitmap {
-    /// A Core Graphics image over this bitmap's pixels, without copying them: the image keeps
-    /// the pixel buffer alive and releases it when Core Graphics is done with it. sRGB (what
-    /// every Imagery decoder produces); alpha as `alphaMode` says; stored orientation (pass
-    /// `orientation` to SwiftUI's `Image` or `UIImage`).
+    /// A Core Graphics image of this bitmap: one copy of the pixels into a buffer the image
+    /// owns and frees when Core Graphics is done with it (a 256×256 thumbnail is 256 KB, a
+    /// `memcpy` of microseconds). sRGB (what every Imagery decoder produces); alpha as
+    /// `alphaMode` says; stored orientation (pass `orientation` to SwiftUI's `Image` or
+    /// `UIImage`).
     ///
     /// ```swift
     /// let response = try await pipeline.image(for: request)
@@ -19,15 +20,16 @@ extension Bitmap {
     /// ```
     public func makeCGImage() -> CGImage? {
         guard let space = CGColorSpace(name: CGColorSpace.sRGB) else { return nil }
-        let storage = PixelStorage(pixels)
-        let info = Unmanaged.passRetained(storage).toOpaque()
+        // A pointer into a Swift array is valid only inside `withUnsafeBytes`, so the image
+        // cannot borrow `pixels`: it gets a buffer of its own, released by the provider.
+        let count = pixels.count
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        pixels.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: count) }
         guard let provider = CGDataProvider(
-            dataInfo: info, data: storage.baseAddress, size: storage.count,
-            releaseData: { info, _, _ in
-                if let info { Unmanaged<PixelStorage>.fromOpaque(info).release() }
-            }
+            dataInfo: nil, data: buffer, size: count,
+            releaseData: { _, data, _ in UnsafeMutableRawPointer(mutating: data).deallocate() }
         ) else {
-            Unmanaged<PixelStorage>.fromOpaque(info).release()
+            buffer.deallocate()
             return nil
         }
         let alpha: CGImageAlphaInfo = switch alphaMode {
@@ -40,19 +42,5 @@ extension Bitmap {
             space: space, bitmapInfo: CGBitmapInfo(rawValue: alpha.rawValue), provider: provider,
             decode: nil, shouldInterpolate: true, intent: .defaultIntent
         )
-    }
-}
-
-/// Owns the pixel array for as long as a `CGImage` reads it.
-private final class PixelStorage {
-    let pixels: [UInt8]
-    let baseAddress: UnsafeRawPointer
-    var count: Int { pixels.count }
-
-    init(_ pixels: [UInt8]) {
-        self.pixels = pixels
-        // A native array's buffer does not move while a reference to it is held and it is not
-        // mutated; `pixels` is a `let` this object owns, so the address stays valid for its life.
-        self.baseAddress = pixels.withUnsafeBytes { UnsafeRawPointer($0.baseAddress!) }
     }
 }

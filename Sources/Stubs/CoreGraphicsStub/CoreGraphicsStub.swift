@@ -44,20 +44,23 @@ public typealias CGDataProviderReleaseDataCallback = @convention(c) (UnsafeMutab
 /// https://developer.apple.com/documentation/coregraphics/cgdataprovider
 public final class CGDataProvider {
     private let info: UnsafeMutableRawPointer?
-    private let data: UnsafeRawPointer
+    private let bytes: UnsafeRawPointer
     private let size: Int
     private let releaseData: CGDataProviderReleaseDataCallback
 
     /// https://developer.apple.com/documentation/coregraphics/cgdataprovider/init(datainfo:data:size:releasedata:)
     public init?(dataInfo info: UnsafeMutableRawPointer?, data: UnsafeRawPointer, size: Int, releaseData: @escaping CGDataProviderReleaseDataCallback) {
         self.info = info
-        self.data = data
+        self.bytes = data
         self.size = size
         self.releaseData = releaseData
     }
 
+    /// https://developer.apple.com/documentation/coregraphics/cgdataprovider/data
+    public var data: CFData? { NSData(bytes: bytes, length: size) }
+
     // Core Graphics calls the release callback once the provider and its images are gone.
-    deinit { releaseData(info, data, size) }
+    deinit { releaseData(info, bytes, size) }
 }
 
 /// https://developer.apple.com/documentation/coregraphics/cgimage
@@ -65,6 +68,10 @@ public final class CGImage {
     public let width: Int
     public let height: Int
     public let alphaInfo: CGImageAlphaInfo
+    /// https://developer.apple.com/documentation/coregraphics/cgimage/bytesperrow
+    public let bytesPerRow: Int
+    /// https://developer.apple.com/documentation/coregraphics/cgimage/dataprovider
+    public var dataProvider: CGDataProvider? { provider }
     private let provider: CGDataProvider
 
     /// https://developer.apple.com/documentation/coregraphics/cgimage/init(width:height:bitspercomponent:bitsperpixel:bytesperrow:space:bitmapinfo:provider:decode:shouldinterpolate:intent:)
@@ -76,6 +83,7 @@ public final class CGImage {
         self.width = width
         self.height = height
         self.alphaInfo = CGImageAlphaInfo(rawValue: bitmapInfo.rawValue & 0x1F) ?? .none
+        self.bytesPerRow = bytesPerRow
         self.provider = provider
     }
 }

@@ -1,12 +1,9 @@
-import Foundation
-import Imagery
 #if canImport(ImageIO)
 import CoreGraphics
+import Foundation
 import ImageIO
-#else
-import CoreGraphicsStub
-import ImageIOStub
-#endif
+
+// Apple platforms only: the decoder of `ImagePipeline.Configuration.platformDefault` there.
 
 /// Decodes with Apple's ImageIO behind the same `ImageDecoding` protocol as the Linux codecs:
 /// every format the system reads (HEIC and AVIF included), downsampled while decoding through
@@ -41,7 +38,7 @@ public struct ImageIODecoder: ImageDecoding {
               let height = properties[kCGImagePropertyPixelHeight] as? Int, width > 0, height > 0
         else {
             throw format.map { .corrupt($0, detail: "ImageIO could not read the header") }
-                ?? .unrecognizedFormat(signature: data.prefix(8).map { String(format: "%02x", $0) }.joined())
+                ?? .unrecognizedFormat(signature: ImageError.signature(of: data))
         }
         guard width * height <= options.maximumPixelCount else {
             throw .tooLarge(width: width, height: height, limit: options.maximumPixelCount)
@@ -111,3 +108,4 @@ public struct ImageIODecoder: ImageDecoding {
         )
     }
 }
+#endif
