@@ -93,6 +93,16 @@ public final class DiskCache: DataCaching {
         }
     }
 
+    /// Opens (or creates) the cache in the directory at a file URL.
+    ///
+    /// ```swift
+    /// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+    /// let disk = try DiskCache(directory: caches.appendingPathComponent("images"))
+    /// ```
+    public convenience init(directory: URL, configuration: Configuration = Configuration()) throws(DiskCacheError) {
+        try self.init(directory: directory.path, configuration: configuration)
+    }
+
     /// Opens the pool, retrying while another process holds a lock. Opening runs
     /// `PRAGMA journal_mode = WAL`, which SQLite answers with SQLITE_BUSY, without consulting
     /// the busy timeout, when another process is writing at that moment (seen with two

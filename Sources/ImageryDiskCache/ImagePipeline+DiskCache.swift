@@ -1,3 +1,4 @@
+import Foundation
 import Imagery
 import Logging
 
@@ -25,5 +26,19 @@ extension ImagePipeline.Configuration {
             dataCache = nil
             return error
         }
+    }
+
+    /// ``useDiskCache(directory:configuration:)`` for a file URL, such as the caches
+    /// directory `FileManager` gives.
+    ///
+    /// ```swift
+    /// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+    /// configuration.useDiskCache(directory: caches.appendingPathComponent("images"))
+    /// ```
+    @discardableResult
+    public mutating func useDiskCache(
+        directory: URL, configuration: DiskCache.Configuration = DiskCache.Configuration()
+    ) -> DiskCacheError? {
+        useDiskCache(directory: directory.path, configuration: configuration)
     }
 }

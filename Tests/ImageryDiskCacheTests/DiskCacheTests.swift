@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import Imagery
 @testable import ImageryDiskCache
+import ImageryCodecs
 import Testing
 
 /// Each test gets its own cache directory under the system's temporary directory.
@@ -97,6 +98,16 @@ struct DiskCacheTests {
         }
         #expect(total <= 50_000)
         #expect(cache.statistics.diskWrites == 23)
+    }
+
+    @Test("A directory given as a file URL opens the same cache as its path")
+    func directoryURL() async throws {
+        let url = URL(fileURLWithPath: directory.path)
+        try await DiskCache(directory: url).storeData([1, 2, 3], for: "a")
+        #expect(try await DiskCache(directory: directory.path).cachedData(for: "a") == [1, 2, 3])
+        var configuration = ImagePipeline.Configuration.standard
+        #expect(configuration.useDiskCache(directory: url) == nil)
+        #expect(configuration.dataCache != nil)
     }
 
     @Test("Entries expire after their time to live (injectable clock)")

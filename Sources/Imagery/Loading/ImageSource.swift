@@ -55,6 +55,18 @@ public struct ImageSource: Sendable, CustomStringConvertible {
         ImageSource(kind: .custom(id: id, load: load), base: "custom:" + id, headers: [:])
     }
 
+    /// ``custom(id:_:)`` for a producer of `Data`, as URLSession, Core Data and most Apple
+    /// APIs return. The bytes are copied once into the pipeline's `[UInt8]`, which the decoders
+    /// read without another copy.
+    ///
+    /// ```swift
+    /// let cover = ImageSource.custom(id: "cover-\(album.id)") { try await store.coverData(for: album) }
+    /// ```
+    @_disfavoredOverload
+    public static func custom(id: String, _ load: @escaping @Sendable () async throws -> Data) -> ImageSource {
+        custom(id: id) { [UInt8](try await load()) }
+    }
+
     private init(kind: Kind, base: String, headers: [String: String]) {
         self.kind = kind
         self.credentialSuffix = Self.credentialSuffix(headers)

@@ -174,8 +174,8 @@ public final class ImagePipeline: Sendable {
         return task
     }
 
-    /// Progress of the shared download, then the image, as an async sequence. Ending the
-    /// iteration early cancels this caller's interest.
+    /// Progress of the shared download, then the image, as an async sequence that throws
+    /// ``ImagePipelineError``. Ending the iteration early cancels this caller's interest.
     ///
     /// ```swift
     /// for try await event in pipeline.events(for: request) {
@@ -185,19 +185,21 @@ public final class ImagePipeline: Sendable {
     ///     }
     /// }
     /// ```
-    public func events(for request: ImageRequest) -> AsyncThrowingStream<ImageTask.Event, any Error> {
+    public func events(for request: ImageRequest) -> ImageTask.Events {
         stats.recordRequest()
         let task = ImageTask(request: request, graph: graph)
-        return AsyncThrowingStream { continuation in
+        let stream = AsyncStream<ImageTask.Events.Item> { continuation in
             task.observe(
-                events: { continuation.yield($0) },
+                events: { continuation.yield(.event($0)) },
                 finish: { outcome in
-                    if case let .failure(error) = outcome { continuation.finish(throwing: error) } else { continuation.finish() }
+                    if case let .failure(error) = outcome { continuation.yield(.failure(error)) }
+                    continuation.finish()
                 }
             )
             continuation.onTermination = { _ in task.cancel() }
             start(task)
         }
+        return ImageTask.Events(stream: stream)
     }
 
     /// Starts `request` with callbacks set before it can report anything, so no progress and

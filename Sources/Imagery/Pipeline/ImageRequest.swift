@@ -43,6 +43,23 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         self.init(source: .url(url), resize: resize, priority: priority)
     }
 
+    /// A request for a URL given as a string, as it comes from JSON or a database.
+    ///
+    /// ```swift
+    /// let request = ImageRequest(url: "https://example.com/a.jpg", resize: .fit(width: 256, height: 256))
+    /// ```
+    ///
+    /// A string that is not a URL gives a request that fails, when loaded, with
+    /// ``DataLoadingError/unsupportedSource(_:)`` naming it; it never traps.
+    public init(url string: String, resize: Resize? = nil, priority: Priority = .normal) {
+        let source: ImageSource = if let url = URL(string: string), url.scheme != nil {
+            .url(url)
+        } else {
+            .custom(id: "invalid-url:" + string) { throw DataLoadingError.unsupportedSource("not a URL: \(string)") }
+        }
+        self.init(source: source, resize: resize, priority: priority)
+    }
+
     public var description: String {
         resize.map { "\(source) [\($0)]" } ?? source.description
     }
