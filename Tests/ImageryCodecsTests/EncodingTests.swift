@@ -53,4 +53,15 @@ import ImageryCodecs
             }
         }
     }
+
+    @Test("The cache encoder says the format it writes: JPEG when opaque, PNG when any pixel is transparent")
+    func cacheEncoderFormat() throws {
+        let encoder = CacheEncoder()
+        let opaque = Bitmap(width: 4, height: 4, filledWith: RGBA(red: 10, green: 20, blue: 30))
+        let clear = Bitmap(width: 4, height: 4, filledWith: RGBA(red: 10, green: 20, blue: 30, alpha: 100))
+        #expect(encoder.format(for: opaque) == .jpeg)
+        #expect(encoder.format(for: clear) == .png)
+        #expect(ImageFormat(sniffing: try encoder.encode(opaque)) == .jpeg)
+        #expect(ImageFormat(sniffing: try encoder.encode(clear)) == .png)
+    }
 }

@@ -65,8 +65,9 @@ public protocol ImageDecoding: Sendable {
 
 /// Encodes a ``Bitmap`` into bytes: the pluggable encoding stage.
 public protocol ImageEncoding: Sendable {
-    /// The format this encoder writes.
-    var format: ImageFormat { get }
+    /// The format this encoder writes for `bitmap` (an encoder may choose by content: the
+    /// cache encoder writes PNG for images with alpha and JPEG for the rest).
+    func format(for bitmap: Bitmap) -> ImageFormat
     /// Encodes `bitmap` (which should be upright: call ``Bitmap/oriented()`` first).
     func encode(_ bitmap: Bitmap) throws(ImageError) -> [UInt8]
 }

@@ -8,14 +8,15 @@ import Imagery
 /// configuration.processedImageEncoder = CacheEncoder()
 /// ```
 public struct CacheEncoder: ImageEncoding {
-    /// The format of opaque images; images with alpha are written as PNG.
-    public var format: ImageFormat { .jpeg }
+    /// PNG when any pixel of `bitmap` is transparent, so alpha survives; JPEG otherwise.
+    public func format(for bitmap: Bitmap) -> ImageFormat {
+        bitmap.hasTransparency ? .png : .jpeg
+    }
 
     /// The standard cache encoder.
     public init() {}
 
     public func encode(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
-        let format: ImageFormat = bitmap.hasTransparency ? .png : .jpeg
-        return try ImageEncoder(format: format, quality: 90).encode(bitmap)
+        try ImageEncoder(format: format(for: bitmap), quality: 90).encode(bitmap)
     }
 }

@@ -12,6 +12,9 @@ import Imagery
 public struct ImageEncoder: ImageEncoding {
     /// The format written.
     public let format: ImageFormat
+
+    /// ``format``, whatever the bitmap.
+    public func format(for bitmap: Bitmap) -> ImageFormat { format }
     /// 1–100 for JPEG and lossy WebP; ignored by PNG. Default 85.
     public var quality: Int
     /// Lossless WebP instead of lossy. Default `false`.
