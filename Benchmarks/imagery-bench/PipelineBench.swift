@@ -45,6 +45,19 @@ struct PipelineBenchCommand: AsyncParsableCommand {
         results.modelReadNs = Measurement.median(try await bench.repeated(repetitions) { try await bench.modelFirstFrameReads(1_000_000) })
         results.modelLoadNs = Measurement.median(try await bench.repeated(repetitions) { try await bench.modelCachedLoads(200_000) })
 
+        log("bytes: a Data -> [UInt8] copy against the decode it feeds")
+        let photo = try Data(contentsOf: URL(fileURLWithPath: "Benchmarks/Corpus/jpeg_large_base_sunset_4272x2848.jpg"))
+        results.photoKB = Double(photo.count) / 1000
+        results.dataCopyUs = Measurement.median((0..<repetitions).map { _ in
+            var total = 0
+            let ms = Measurement.time { for _ in 0..<200 { total &+= [UInt8](photo).count } }
+            precondition(total == photo.count * 200)
+            return ms * 1000 / 200
+        })
+        let thumbnailer = Thumbnailer(resize: .fit(width: 256, height: 256))
+        let bytes = [UInt8](photo)
+        results.thumbnailMs = Measurement.median(try (0..<repetitions).map { _ in try Measurement.time { _ = try thumbnailer.thumbnail(from: bytes) } })
+
         let markdown = results.markdown()
         print(markdown)
         try markdown.write(toFile: "\(output)/pipeline.md", atomically: true, encoding: .utf8)
@@ -67,6 +80,9 @@ struct PipelineBenchResults: Codable {
     var churnStartMB = 0.0
     var churnEndMB = 0.0
     var churnMs = 0.0
+    var photoKB = 0.0
+    var dataCopyUs = 0.0
+    var thumbnailMs = 0.0
 
     func markdown() -> String {
         let growth = (churnEndMB / churnStartMB - 1) * 100
@@ -80,6 +96,7 @@ struct PipelineBenchResults: Codable {
         | `ImageModel.load(_:)` answered from memory (the view's task) | \(f(modelLoadNs / 1000, 3)) µs | — |
         | 10,000 concurrent `image(for:)` over 100 cached sources | \(f(concurrentMs, 1)) ms | ≤ 50 ms |
         | 100,000 start-and-cancel cycles: RSS start → end | \(f(churnStartMB, 1)) → \(f(churnEndMB, 1)) MB (\(f(growth, 1))%, \(f(churnMs, 0)) ms) | within 5% |
+        | `Data` → `[UInt8]` copy of a \(f(photoKB, 0)) KB 12 MP JPEG, against its 256 px thumbnail | \(f(dataCopyUs, 1)) µs vs \(f(thumbnailMs, 1)) ms (\(f(dataCopyUs / 10 / thumbnailMs, 2))%) | — |
         | Isolation, from a task: lookup under the cache's lock | \(f(lockLookupNs, 1)) ns | — |
         | Isolation, from a task: the same lookup as a hop to a global actor | \(f(actorLookupNs, 1)) ns (\(f(actorLookupNs / lockLookupNs, 1))× the lock) | — |
         | Isolation, from the main actor: lookup under the lock | \(f(mainLockLookupNs, 1)) ns | — |

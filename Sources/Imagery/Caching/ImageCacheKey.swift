@@ -2,8 +2,8 @@
 /// loader partition such as an account) and the processing applied to it.
 ///
 /// ```swift
-/// let key = ImageCacheKey(ImageRequest(url: url, resize: .fit(width: 256, height: 256)))
-/// pipeline.cache[key] = nil   // forget one entry
+/// let key = pipeline.cacheKey(for: ImageRequest(url: url, resize: .fit(width: 256, height: 256)))
+/// pipeline.cache?[key] = nil   // forget one entry
 /// ```
 public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The source identity, including a loader's cache partition.
