@@ -171,6 +171,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI"], swiftSettings: strictSettings),
+        // The README's and the DocC articles' examples, compiled, and checked against the documents.
+        .testTarget(
+            name: "ImageryDocsTests",
+            dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryTestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ImageryCodecsTests",
             dependencies: ["Imagery", "ImageryCodecs", "ImageryTestSupport"],

@@ -1,3 +1,4 @@
+import Foundation
 import Imagery
 
 /// Makes a display-sized image from encoded bytes the fast way: the decoder reduces while
@@ -26,6 +27,15 @@ public struct Thumbnailer: Sendable {
     }
 
     /// Decodes and resizes `data` into an upright sRGB bitmap.
+    /// ``thumbnail(from:)-([UInt8])`` for `Data`, as `Data(contentsOf:)` and URLSession give it.
+    ///
+    /// ```swift
+    /// let thumbnail = try Thumbnailer(resize: .fit(width: 256, height: 256)).thumbnail(from: try Data(contentsOf: photoURL))
+    /// ```
+    public func thumbnail(from data: Data) throws(ImageError) -> Bitmap {
+        try thumbnail(from: [UInt8](data))
+    }
+
     public func thumbnail(from data: [UInt8]) throws(ImageError) -> Bitmap {
         var options = decodingOptions
         options.draft = allowsUpscaling ? nil : Self.draft(for: resize)

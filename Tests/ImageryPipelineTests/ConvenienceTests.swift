@@ -45,6 +45,7 @@ struct ConvenienceTests {
         let request = ImageRequest(url: rocketURL, resize: .width(10))   // resize does not apply
         let first = try await pipeline.data(for: request)
         #expect(first == Data(Fixtures.rocket))
+        await pipeline.waitUntilIdle()   // the disk write runs in the background
         let second = try await pipeline.data(for: request)
         #expect(second == first)
         let stats = pipeline.statistics
@@ -78,5 +79,47 @@ struct ConvenienceTests {
             caught = error   // `error` is ImagePipelineError here, not `any Error`
         }
         #expect(caught?.kind == "decoding")
+    }
+
+    @Test("data(for:) shares the download of an image of the same source already under way")
+    func originalDataJoinsImageDownload() async throws {
+        let loader = ControlledLoader()
+        let pipeline = Fixtures.pipeline(loader: loader)
+        let image = pipeline.imageTask(with: ImageRequest(source: .controlled("shared"), resize: .width(64)))
+        await loader.events.wait(for: "started:shared")
+
+        async let original = pipeline.data(for: ImageRequest(source: .controlled("shared")))
+        await pipeline.graph.waitUntil { $0.dataTaskCount == 1 }
+        loader.release("shared")
+
+        #expect(try await original == Data(Fixtures.rocket))
+        #expect(try await image.response.image.width == 64)
+        #expect(loader.events.count("started:shared") == 1)
+        #expect(pipeline.statistics.coalesced == 1)
+    }
+
+    @Test("Cancelling the only data(for:) caller cancels its download; another caller keeps it")
+    func originalDataCancellation() async throws {
+        let loader = ControlledLoader()
+        let pipeline = Fixtures.pipeline(loader: loader)
+
+        // One caller alone: cancelling it cancels the download.
+        let lonely = Task { try await pipeline.data(for: ImageRequest(source: .controlled("lonely"))) }
+        await loader.events.wait(for: "started:lonely")
+        lonely.cancel()
+        await #expect(throws: ImagePipelineError.cancelled) { try await lonely.value }
+        await loader.events.wait(for: "cancelled:lonely")
+
+        // Two callers: one leaves, the download goes on for the other.
+        let leaving = Task { try await pipeline.data(for: ImageRequest(source: .controlled("kept"))) }
+        let staying = Task { try await pipeline.data(for: ImageRequest(source: .controlled("kept"))) }
+        await pipeline.graph.waitUntil { $0.dataTaskCount == 2 }
+        leaving.cancel()
+        await #expect(throws: ImagePipelineError.cancelled) { try await leaving.value }
+        await pipeline.graph.waitUntil { $0.dataTaskCount == 1 }
+        loader.release("kept")
+        #expect(try await staying.value == Data(Fixtures.rocket))
+        #expect(loader.events.count("cancelled:kept") == 0)
+        await pipeline.waitUntilIdle()
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 
 extension ImagePipeline {
     /// Loads the image at `url` at full size: ``image(for:)-(ImageRequest)`` for the common case.
@@ -13,13 +12,13 @@ extension ImagePipeline {
     }
 
     /// The original bytes of `request`'s source, undecoded: to save, share or hash a photo.
-    /// They come from the disk cache when its policy keeps original data, and otherwise from
-    /// the source, through the pipeline's loader (with its retries and authorization); they are
-    /// then stored on disk under the same rule before this returns. `resize` and the decoding
-    /// options do not apply.
+    /// They come through the pipeline's fetch stage, so a download of the same source already
+    /// under way for an image (at any size) is shared, not repeated; from the disk cache when
+    /// its policy keeps original data; otherwise from the source, through the pipeline's loader
+    /// (with its retries and authorization), and then stored on disk under the same rule in
+    /// the background. `resize` and the decoding options do not apply.
     ///
-    /// It does not join an image download of the same source already in flight: each call
-    /// that misses the disk cache loads once.
+    /// Cancelling the calling task detaches only this caller, as with ``image(for:)-(ImageRequest)``.
     ///
     /// ```swift
     /// let original = try await pipeline.data(for: ImageRequest(url: photoURL))
@@ -28,27 +27,15 @@ extension ImagePipeline {
     nonisolated(nonsending)
     public func data(for request: ImageRequest) async throws(ImagePipelineError) -> Data {
         stats.recordRequest()
-        let key = cacheKey(for: request).sourceKey
-        let disk = configuration.dataCache.flatMap { configuration.dataCachePolicy.storesOriginal(resize: nil) ? $0 : nil }
-        if let disk, !request.options.contains(.skipDiskCacheRead), let bytes = await disk.cachedData(for: key) {
-            stats.recordDiskHit()
-            return Data(bytes)
+        let task = DataTask(request: request)
+        let graph = self.graph
+        let outcome = await withTaskCancellationHandler {
+            await graph.startData(task)
+            return await task.outcome()
+        } onCancel: {
+            task.finish(.failure(.cancelled))
+            Task { @PipelineActor in graph.cancelData(task) }
         }
-        stats.recordDownload()
-        let bytes: [UInt8]
-        do {
-            bytes = try await loader.loadData(for: request.source) { _ in }
-        } catch {
-            let failure: ImagePipelineError = error == .cancelled ? .cancelled : .loadingFailed(error)
-            stats.recordFailure(kind: failure.kind)
-            configuration.logger.debug("download failed", metadata: ["source": "\(request.source)", "error": "\(error)"])
-            throw failure
-        }
-        stats.recordBytes(bytes.count)
-        if let disk, !request.options.contains(.skipDiskCacheWrite) {
-            stats.recordDiskWrite()
-            await disk.storeData(bytes, for: key)
-        }
-        return Data(bytes)
+        return Data(try outcome.get().bytes)
     }
 }

@@ -11,6 +11,7 @@ import Logging
 //  imageTask ─────┼─► ImageTask ──► DecodeJob ─────────► FetchJob ───────► DataLoading
 //  events(for:) ──┘    (one per     (one per ImageCacheKey:   (one per source:   (URLSession,
 //                       caller)      same source + size)       any size)          file, closure)
+//  data(for:) ────────► DataTask ──────────────────────────────────► (joins the FetchJob too)
 //                        │  cancel      │ priority = max of      │ priority = max of
 //                        │  priority    │ its tasks              │ its decode jobs
 //                        ▼              ▼                        ▼
@@ -25,8 +26,8 @@ import Logging
 // written back in detached tasks, so delivery never waits for a disk write.
 //
 // A task that leaves unsubscribes from its DecodeJob; a DecodeJob with no tasks left cancels
-// its decode and unsubscribes from its FetchJob; a FetchJob with no decode jobs left cancels
-// the download, which closes the connection and frees the bytes.
+// its decode and unsubscribes from its FetchJob; a FetchJob with no decode jobs and no data
+// tasks left cancels the download, which closes the connection and frees the bytes.
 
 /// Loads images: one download per source and one decode per size, however many callers ask
 /// at once; stops work nobody waits for; caches the results in memory.

@@ -21,4 +21,9 @@ struct DiskTier: Sendable {
     func writesOriginal(for request: ImageRequest) -> Bool {
         policy.storesOriginal(resize: request.resize) && !request.options.contains(.skipDiskCacheWrite)
     }
+
+    /// For `data(for:)`, which asks for the original whatever the request's `resize`.
+    func writesOriginal(forData request: ImageRequest) -> Bool {
+        policy.storesOriginal(resize: nil) && !request.options.contains(.skipDiskCacheWrite)
+    }
 }

@@ -5,6 +5,8 @@ final class FetchJob {
     let source: ImageSource
     /// The decode jobs waiting for the bytes.
     var waiters: [ObjectIdentifier: DecodeJob] = [:]
+    /// The `data(for:)` callers waiting for the same bytes.
+    var dataTasks: [UInt64: DataTask] = [:]
     var item: WorkQueue.Item?
     var work: Task<Void, Never>?
     var progress: DataProgress?
@@ -14,7 +16,18 @@ final class FetchJob {
         self.source = source
     }
 
-    var priority: ImageRequest.Priority { waiters.values.lazy.map(\.priority).max() ?? .veryLow }
+    var priority: ImageRequest.Priority {
+        max(waiters.values.lazy.map(\.priority).max() ?? .veryLow, dataTasks.values.lazy.map(\.priority).max() ?? .veryLow)
+    }
+
+    /// Whether nobody waits for the bytes any more.
+    var isAbandoned: Bool { waiters.isEmpty && dataTasks.isEmpty }
+
+    /// The options of some waiter, for the disk read (the fetch stage has no key of its own
+    /// for them yet).
+    var options: ImageRequest.Options {
+        waiters.values.first?.request.options ?? dataTasks.values.first?.request.options ?? []
+    }
 }
 
 /// One decode (and resize) shared by every caller with the same ``ImageCacheKey``.

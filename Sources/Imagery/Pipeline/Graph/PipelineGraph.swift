@@ -9,6 +9,8 @@ final class PipelineGraph {
     private var fetchJobs: [String: FetchJob] = [:]
     /// Which decode job each registered caller waits on.
     private var registered: [UInt64: DecodeJob] = [:]
+    /// Which fetch job each `data(for:)` caller waits on.
+    private var dataRegistered: [UInt64: FetchJob] = [:]
     private var probes: [Probe] = []
 
     let downloads: WorkQueue
@@ -78,6 +80,25 @@ final class PipelineGraph {
         checkProbes()
     }
 
+    /// A `data(for:)` caller joins the download of its source, or starts it.
+    func startData(_ task: DataTask) {
+        guard !task.isFinished else { return }
+        let key = ImagePipeline.cacheKey(for: task.request, loader: loader).sourceKey
+        joinFetch(key: key, source: task.request.source) { fetch in
+            fetch.dataTasks[task.id] = task
+            dataRegistered[task.id] = fetch
+        }
+        checkProbes()
+    }
+
+    func cancelData(_ task: DataTask) {
+        guard let fetch = dataRegistered.removeValue(forKey: task.id) else { return }
+        statistics.recordFailure(kind: "cancelled")
+        fetch.dataTasks[task.id] = nil
+        if fetch.isAbandoned { cancelFetch(fetch) } else { updatePriority(of: fetch) }
+        checkProbes()
+    }
+
     private func subscribe(_ task: ImageTask, to job: DecodeJob) {
         job.tasks[task.id] = task
         registered[task.id] = job
@@ -88,24 +109,30 @@ final class PipelineGraph {
     // MARK: - Stage 1: one download per source
 
     private func attachFetch(for job: DecodeJob) {
-        let key = job.key.sourceKey
-        if let fetch = fetchJobs[key] {
-            statistics.recordCoalesced()
+        joinFetch(key: job.key.sourceKey, source: job.request.source) { fetch in
             fetch.waiters[ObjectIdentifier(job)] = job
             job.fetch = fetch
+        }
+    }
+
+    /// Adds a waiter (`join`) to the download of `key`, starting one if none is under way;
+    /// joining one that is counts as coalesced.
+    private func joinFetch(key: String, source: ImageSource, _ join: (FetchJob) -> Void) {
+        if let fetch = fetchJobs[key] {
+            statistics.recordCoalesced()
+            join(fetch)
             updatePriority(of: fetch)
             return
         }
-        let fetch = FetchJob(key: key, source: job.request.source)
-        fetch.waiters[ObjectIdentifier(job)] = job
-        job.fetch = fetch
+        let fetch = FetchJob(key: key, source: source)
+        join(fetch)
         fetchJobs[key] = fetch
         fetch.item = downloads.enqueue(priority: fetch.priority) { [unowned self] in self.runFetch(fetch) }
     }
 
     private func runFetch(_ fetch: FetchJob) {
         let loader = self.loader, source = fetch.source, statistics = self.statistics, logger = self.logger
-        let options = fetch.waiters.values.first?.request.options ?? []
+        let options = fetch.options
         let disk = self.disk, key = fetch.key
         let relay = ProgressRelay { [weak fetch, weak self] progress in
             guard let fetch, let self else { return }
@@ -164,13 +191,20 @@ final class PipelineGraph {
         guard fetchJobs[fetch.key] === fetch else { return }
         fetchJobs[fetch.key] = nil
         let waiters = Array(fetch.waiters.values)
+        let dataTasks = Array(fetch.dataTasks.values)
         fetch.waiters = [:]
+        fetch.dataTasks = [:]
+        for task in dataTasks { dataRegistered[task.id] = nil }
         switch result {
         case let .success((bytes, origin)):
             if origin == .source {
                 statistics.recordBytes(bytes.count)
                 logger.debug("download finished", metadata: ["source": "\(fetch.source)", "bytes": "\(bytes.count)"])
-                storeOriginal(bytes, key: fetch.key, for: waiters)
+                storeOriginal(bytes, key: fetch.key, for: waiters, dataTasks: dataTasks)
+            }
+            for task in dataTasks {
+                if origin == .disk { statistics.recordDiskHit() }
+                task.finish(.success((bytes, origin)))
             }
             for job in waiters {
                 job.fetch = nil
@@ -178,10 +212,14 @@ final class PipelineGraph {
             }
         case let .failure(error):
             logger.debug("download failed", metadata: ["source": "\(fetch.source)", "error": "\(error)"])
-            let outcome: ImageTask.Outcome = .failure(error == .cancelled ? .cancelled : .loadingFailed(error))
+            let failure: ImagePipelineError = error == .cancelled ? .cancelled : .loadingFailed(error)
+            for task in dataTasks {
+                statistics.recordFailure(kind: failure.kind)
+                task.finish(.failure(failure))
+            }
             for job in waiters {
                 job.fetch = nil
-                finish(job, outcome)
+                finish(job, .failure(failure))
             }
         }
     }
@@ -271,7 +309,7 @@ final class PipelineGraph {
         if let fetch = job.fetch {
             fetch.waiters[ObjectIdentifier(job)] = nil
             job.fetch = nil
-            if fetch.waiters.isEmpty { cancelFetch(fetch) } else { updatePriority(of: fetch) }
+            if fetch.isAbandoned { cancelFetch(fetch) } else { updatePriority(of: fetch) }
         }
     }
 
@@ -327,8 +365,11 @@ final class PipelineGraph {
     /// Disk writes under way. Delivery never waits for them; ``isIdle`` does.
     private var pendingDiskWrites = 0
 
-    private func storeOriginal(_ bytes: [UInt8], key: String, for jobs: [DecodeJob]) {
-        guard let disk, jobs.contains(where: { disk.writesOriginal(for: $0.request) }) else { return }
+    private func storeOriginal(_ bytes: [UInt8], key: String, for jobs: [DecodeJob], dataTasks: [DataTask]) {
+        guard let disk,
+              jobs.contains(where: { disk.writesOriginal(for: $0.request) })
+                  || dataTasks.contains(where: { disk.writesOriginal(forData: $0.request) })
+        else { return }
         statistics.recordDiskWrite()
         pendingDiskWrites += 1
         Task.detached(priority: .utility) {
@@ -383,6 +424,8 @@ final class PipelineGraph {
     var waitingDownloads: Int { downloads.waitingCount }
     /// Callers registered with a decode job.
     var registeredCount: Int { registered.count }
+    /// `data(for:)` callers registered with a fetch job.
+    var dataTaskCount: Int { dataRegistered.count }
     /// The queue priority of the download for `sourceKey`, if one is queued or running.
     func downloadPriority(for sourceKey: String) -> ImageRequest.Priority? { fetchJobs[sourceKey]?.item?.priority }
 }

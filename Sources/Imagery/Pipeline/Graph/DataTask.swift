@@ -1,0 +1,50 @@
+import Synchronization
+
+/// One caller of ``ImagePipeline/data(for:)``: it waits on the fetch stage only, beside the
+/// decode jobs of the same source, so original bytes and images share one download.
+final class DataTask: Sendable {
+    typealias Outcome = Result<(bytes: [UInt8], origin: ImageResponse.Origin), ImagePipelineError>
+
+    private struct State {
+        var outcome: Outcome?
+        var waiter: CheckedContinuation<Outcome, Never>?
+    }
+
+    let id: UInt64
+    let request: ImageRequest
+    private let state = Locked(State())
+
+    private static let counter = Atomic<UInt64>(0)
+
+    init(request: ImageRequest) {
+        self.id = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
+        self.request = request
+    }
+
+    var priority: ImageRequest.Priority { request.priority }
+    var isFinished: Bool { state.withLock { $0.outcome != nil } }
+
+    /// The outcome, once the fetch (or a cancellation) delivers it. One awaiter: the
+    /// `data(for:)` call that made the task.
+    func outcome() async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Outcome? in
+                if let outcome = state.outcome { return outcome }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// Delivers the outcome; only the first call has any effect.
+    func finish(_ outcome: Outcome) {
+        let waiter = state.withLock { state -> CheckedContinuation<Outcome, Never>?? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            defer { state.waiter = nil }
+            return .some(state.waiter)
+        }
+        if case let .some(.some(waiter)) = waiter { waiter.resume(returning: outcome) }
+    }
+}

@@ -1,0 +1,136 @@
+// The README's and the DocC articles' code, compiled by every build. Each marked block must
+// appear in its document (DocumentSnippetTests): change the code here, then the document.
+import Foundation
+import Imagery
+import ImageryCodecs
+import ImageryDiskCache
+
+// Stand-ins for the app around the examples.
+struct AvatarDatabase: Sendable { func avatar(_ id: Int) async throws -> [UInt8] { [] } }
+struct CoverStore: Sendable { func coverData(for id: Int) async throws -> Data { Data() } }
+struct Cell { func show(_ image: Bitmap) {} }
+struct AuthService: Sendable {
+    struct Reply { let accessToken: String; let expiresIn: Int }
+    func refresh() async throws -> Reply { Reply(accessToken: "", expiresIn: 0) }
+}
+struct Session { let userID: String }
+
+func libraryExample(url: URL, cell: Cell, userID: Int, database: AvatarDatabase, upcoming: [URL], scrolledAway: [ImageRequest]) async throws {
+    // README: library begin
+    let pipeline = ImagePipeline(configuration: .standard)   // ImageryCodecs supplies the decoder
+
+    // One call: memory cache, else one shared download and one shared decode, at the size asked.
+    let request = ImageRequest(url: url, resize: .fit(width: 256, height: 256))
+    let response = try await pipeline.image(for: request)
+    print(response.image.width, response.origin)            // 256 source   (then: memory)
+
+    // A list cell: a hit is synchronous, with no hop and no suspension, so it shows in the same frame.
+    if let hit = pipeline.cachedImage(for: request) { cell.show(hit.image) }
+
+    // Any async source, named by an id that keys coalescing and caching.
+    let avatar = ImageRequest(source: .custom(id: "avatar-\(userID)") { try await database.avatar(userID) })
+
+    // Explicit control: priority changes move queued work; cancel detaches only this caller.
+    let task = pipeline.imageTask(with: request)
+    task.priority = .veryHigh
+    task.cancel()
+
+    // Progress, then the image; the error is typed, as everywhere in the pipeline.
+    for try await event in pipeline.events(for: request) {
+        if case .progress(let progress) = event { print(progress.fraction ?? 0) }
+    }
+
+    // Warm the cache for rows about to appear; one failure does not stop the rest.
+    let report = await pipeline.prefetch(upcoming.map { ImageRequest(url: $0, resize: .width(320)) })
+    pipeline.cancelPrefetch(scrolledAway)
+
+    // Completion handlers for code not yet on async/await: called exactly once, on the queue given.
+    let loading = pipeline.loadImage(with: request, queue: .main) { result in /* ... */ }
+    // README: library end
+    _ = (avatar, report, loading)
+}
+
+func foundationExample(photoURL: URL, exportURL: URL, albumID: Int, store: CoverStore) async throws {
+    // README: foundation begin
+    // The shared pipeline; on Linux set it once at start (Apple platforms decode with ImageIO).
+    ImagePipeline.shared = ImagePipeline(configuration: .standard)
+    let pipeline = ImagePipeline.shared
+
+    let photo = try await pipeline.image(for: photoURL)                   // a URL, full size
+    let thumbnail = ImageRequest(url: "https://example.com/p/42.jpg",     // a String from JSON
+                                 resize: .fill(width: 240, height: 240))
+
+    // Sources may return Data, and the original bytes come back as Data.
+    let cover = ImageRequest(source: .custom(id: "cover-\(albumID)") { try await store.coverData(for: albumID) })
+    try await pipeline.data(for: ImageRequest(url: photoURL)).write(to: exportURL)
+
+    // Typed errors all the way: no casting in the catch.
+    do {
+        _ = try await pipeline.image(for: thumbnail)
+    } catch .loadingFailed(.notFound) {
+        print("gone")
+    } catch {
+        print(error.kind)   // error is ImagePipelineError
+    }
+    // README: foundation end
+    _ = (photo, cover)
+}
+
+func loadersExample(session: Session, authService: AuthService) {
+    // README: loaders begin
+    // Bearer tokens: refreshed before expiry, one refresh however many requests need it,
+    // and on HTTP 401 one refresh and one retry. The account is part of every cache key.
+    let tokens = TokenProvider(account: session.userID) {
+        let reply = try await authService.refresh()
+        return TokenProvider.Token(reply.accessToken, expiresIn: .seconds(reply.expiresIn))
+    }
+    var configuration = ImagePipeline.Configuration.standard
+    configuration.dataLoader = RetryingDataLoader(                   // 5xx, timeouts, connection errors
+        wrapping: AuthorizingDataLoader(wrapping: DataLoader(), tokens: tokens)
+    )
+    configuration.maximumConcurrentDownloads = 6                      // the default
+    configuration.imageCache = ImageCache(costLimit: 200 << 20, timeToLive: .seconds(600))
+
+    // A slow network for demos and tests: 0.3–1.5 s before each load.
+    configuration.dataLoader = LatencySimulatingDataLoader(
+        wrapping: DataLoader(), delay: .milliseconds(300)...(.milliseconds(1500))
+    )
+    // README: loaders end
+}
+
+func diskCacheExample(request: ImageRequest) async throws {
+    // README: disk cache begin
+    let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+    var configuration = ImagePipeline.Configuration.standard
+    configuration.useDiskCache(directory: caches.appendingPathComponent("images"))   // logs one warning and goes on without it if it cannot open
+    let pipeline = ImagePipeline(configuration: configuration)
+
+    let response = try await pipeline.image(for: request)   // next launch: response.origin == .disk, no download
+    await pipeline.removeCachedImage(for: request)          // both tiers
+    print(pipeline.statistics.diskHits, pipeline.statistics.diskEvictions)   // one statistics type, disk counts included
+    // README: disk cache end
+    _ = response
+}
+
+func gettingStartedLoad(url: URL) async throws {
+    // README: getting started load begin
+    let pipeline = ImagePipeline(configuration: .standard)
+    let request = ImageRequest(url: url, resize: .fit(width: 256, height: 256))
+    let response = try await pipeline.image(for: request)
+    print(response.image.width, response.origin)   // 256 source; the next call says memory
+    // README: getting started load end
+}
+
+func gettingStartedDecode() throws {
+    // README: getting started decode begin
+    let data = try Data(contentsOf: URL(fileURLWithPath: "photo.jpg"))
+    let bitmap = try ImageDecoder().decode(data)
+    print(bitmap.width, bitmap.height, bitmap.metadata.format!)   // upright, sRGB, straight alpha
+    // README: getting started decode end
+
+    // README: getting started thumbnail begin
+    let thumbnailer = Thumbnailer(resize: .fill(width: 200, height: 200))
+    let square = try thumbnailer.thumbnail(from: data)
+    try ImageEncoder(format: .png).encodedData(square).write(to: URL(fileURLWithPath: "square.png"))
+    // README: getting started thumbnail end
+}
