@@ -1,7 +1,7 @@
 import Foundation
 
 /// The default loader: `http(s)` URLs through URLSession, files and `file://` URLs from the
-/// local file system, and ``ImageSource/custom(id:_:)`` closures.
+/// local file system, and `ImageSource.custom(id:_:)` closures.
 ///
 /// Make one and share it: it owns a `URLSession`.
 ///

@@ -32,7 +32,7 @@ extension ImagePipeline {
 }
 
 extension ImagePipeline.Configuration {
-    /// What the platform can decode with nothing but this module: ``ImageIODecoder`` and a
+    /// What the platform can decode with nothing but this module: `ImageIODecoder` and a
     /// retrying ``DataLoader`` on Apple platforms. Elsewhere the same loader with a decoder
     /// that refuses every image with a message naming `ImageryCodecs`' `.standard`, which
     /// is what to use there.

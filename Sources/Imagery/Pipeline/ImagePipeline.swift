@@ -45,7 +45,7 @@ import Logging
 /// if let hit = pipeline.cachedImage(for: request) { cell.show(hit.image) }
 /// ```
 ///
-/// Cancelling the Swift task that awaits ``image(for:)`` detaches only that caller; see
+/// Cancelling the Swift task that awaits ``image(for:)-(ImageRequest)`` detaches only that caller; see
 /// ``ImageTask`` for explicit priority changes and cancellation.
 public final class ImagePipeline: Sendable {
     /// What the pipeline was built from.

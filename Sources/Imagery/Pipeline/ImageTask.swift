@@ -85,7 +85,7 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
     public var progress: DataProgress? { state.withLock { $0.progress } }
 
     /// The image, once it is ready. Awaiting it does not tie the task's life to the awaiting
-    /// Swift task: use ``ImagePipeline/image(for:)`` for that.
+    /// Swift task: use ``ImagePipeline/image(for:)-(ImageRequest)`` for that.
     public var response: ImageResponse {
         get async throws(ImagePipelineError) { try await outcome().get() }
     }
