@@ -15,6 +15,9 @@ struct ThumbnailJob: Sendable {
         var seconds: Double = 0
     }
 
+    /// The largest input read, as for the pipeline's loader: 64 MiB.
+    static let maximumFileSize = DataLoader.Configuration().maximumResponseSize
+
     let thumbnailer: Thumbnailer
     let encoder: ImageEncoder
     let outputDirectory: URL
@@ -59,14 +62,18 @@ struct ThumbnailJob: Sendable {
     }
 
     private func process(_ path: String) -> Failure? {
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try FileDataLoader.contents(ofFile: path, limit: Self.maximumFileSize)
+        } catch .notFound {
+            return Failure(path: path, reason: "cannot read: no such file or directory")
+        } catch let .fileUnreadable(_, detail) {
+            return Failure(path: path, reason: "cannot read: \(detail)")
         } catch {
-            return Failure(path: path, reason: "cannot read: \((error as NSError).localizedDescription)")
+            return Failure(path: path, reason: "cannot read: \(error)")
         }
         do {
-            let bytes = try thumbnailer.thumbnailData(from: [UInt8](data), encoder: encoder)
+            let bytes = try thumbnailer.thumbnailData(from: data, encoder: encoder)
             try Data(bytes).write(to: outputURL(for: path), options: .atomic)
             return nil
         } catch let error as ImageError {

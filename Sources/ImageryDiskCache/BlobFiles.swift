@@ -15,8 +15,13 @@ import Darwin
 struct BlobFiles: Sendable {
     let directory: String
 
-    init(directory: String) throws {
+    init(directory: String) {
         self.directory = directory
+    }
+
+    /// Creates `blobs/`: only once the database has proved to be a cache, so that a foreign
+    /// `cache.sqlite` never gets a folder created beside it.
+    func createDirectory() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 

@@ -65,12 +65,8 @@ public final class DiskCache: DataCaching {
         self.directory = directory
         self.configuration = configuration
         let path = (directory as NSString).appendingPathComponent("cache.sqlite")
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            blobs = try BlobFiles(directory: (directory as NSString).appendingPathComponent("blobs"))
-        } catch {
-            throw .directoryUnusable(path: directory, detail: error.localizedDescription)
-        }
+        blobs = BlobFiles(directory: (directory as NSString).appendingPathComponent("blobs"))
+        try Self.makeDirectory(directory)
         var options = GRDB.Configuration()
         options.busyMode = .timeout(10)
         // WAL with synchronous=NORMAL: a commit is atomic and survives a crash of the process
@@ -81,6 +77,7 @@ public final class DiskCache: DataCaching {
         do {
             pool = try Self.openPool(path: path, configuration: options)
             try Self.prepareSchema(pool, path: path)
+            try Self.makeDirectory(blobs.directory)
             let size = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry") } ?? 0
             state.withLock { $0.approximateSize = size }
             Task.detached(priority: .background) { [self] in await removeOrphanedFiles() }
@@ -101,6 +98,24 @@ public final class DiskCache: DataCaching {
     /// ```
     public convenience init(directory: URL, configuration: Configuration = Configuration()) throws(DiskCacheError) {
         try self.init(directory: directory.path, configuration: configuration)
+    }
+
+    /// Creates `path` and its parents, or says in words what is wrong with it (Foundation's
+    /// own error reads "(NSCocoaErrorDomain error 512.)" for a file in the way).
+    private static func makeDirectory(_ path: String) throws(DiskCacheError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            guard mkdir(current, 0o755) != 0 else { continue }
+            let code = errno
+            var info = stat()
+            if code == EEXIST, stat(current, &info) == 0 {
+                if info.st_mode & S_IFMT == S_IFDIR { continue }
+                let detail = current == path ? "it is a file, not a directory" : "\(current) is a file, not a directory"
+                throw .directoryUnusable(path: path, detail: detail)
+            }
+            throw .directoryUnusable(path: path, detail: "cannot create it: " + String(cString: strerror(code)))
+        }
     }
 
     /// Opens the pool, retrying while another process holds a lock. Opening runs

@@ -150,6 +150,7 @@ struct DiskCacheTests {
         let path = directory.path + "/cache.sqlite"
         try rawDatabase(path).write { db in try db.execute(sql: "CREATE TABLE notes(text TEXT)") }
         #expect(throws: DiskCacheError.notACache(path: path)) { try DiskCache(directory: directory.path) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/blobs"), "a foreign database got a blobs/ folder beside it")
 
         let text = directory.path + "/other"
         try FileManager.default.createDirectory(atPath: text, withIntermediateDirectories: true)
@@ -168,9 +169,18 @@ struct DiskCacheTests {
         }
     }
 
-    @Test("A directory that cannot be created gives a clear error")
-    func unusableDirectory() {
+    @Test("A directory that cannot be created, or a file in its place, gives a clear error")
+    func unusableDirectory() throws {
         #expect(throws: DiskCacheError.self) { try DiskCache(directory: "/proc/imagery-cannot-live-here") }
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        let file = directory.path + "/not-a-directory"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(throws: DiskCacheError.directoryUnusable(path: file, detail: "it is a file, not a directory")) {
+            try DiskCache(directory: file)
+        }
+        #expect(throws: DiskCacheError.directoryUnusable(path: file + "/images", detail: "\(file) is a file, not a directory")) {
+            try DiskCache(directory: file + "/images")
+        }
     }
 }
 

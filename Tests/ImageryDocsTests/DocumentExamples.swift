@@ -134,3 +134,24 @@ func gettingStartedDecode() throws {
     try ImageEncoder(format: .png).encodedData(square).write(to: URL(fileURLWithPath: "square.png"))
     // README: getting started thumbnail end
 }
+
+func pixelsExample() throws {
+    // README: pixels begin
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "photo.jpg")))
+
+    // Full decode: upright (EXIF applied), sRGB, 8-bit RGBA with straight alpha.
+    let bitmap = try ImageDecoder().decode(bytes)
+
+    // A thumbnail the fast way: DCT scaling or streaming box reduction while decoding,
+    // then Lanczos-3 to the exact size, then colour conversion and rotation of the small result.
+    let thumbnail = try Thumbnailer(resize: .fit(width: 256, height: 256)).thumbnail(from: bytes)
+    let jpeg = try ImageEncoder(format: .jpeg, quality: 85).encode(thumbnail)
+
+    // Damaged files throw by default; ask for what libjpeg could recover explicitly.
+    var options = DecodingOptions()
+    options.policy = .lenient                 // metadata.warnings lists the damage
+    options.maximumPixelCount = 50_000_000    // checked from the header, before any allocation
+    let partial = try ImageDecoder().decode(bytes, options: options)
+    // README: pixels end
+    _ = (bitmap, jpeg, partial)
+}

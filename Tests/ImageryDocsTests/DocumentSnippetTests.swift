@@ -9,6 +9,7 @@ struct DocumentSnippetTests {
         ("foundation", "README.md"),
         ("loaders", "README.md"),
         ("disk cache", "README.md"),
+        ("pixels", "README.md"),
         ("getting started load", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
         ("getting started decode", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
         ("getting started thumbnail", "Sources/Imagery/Imagery.docc/GettingStarted.md"),

@@ -19,11 +19,29 @@ struct ContactSheet {
     let columns: Int
     let cell: Int
 
+    /// The largest sheet side, in pixels: 16,384 × 16,384 RGBA is 1 GiB, and most viewers
+    /// refuse larger images. `grid` refuses a sheet past it before loading anything.
+    static let maximumSide = 16_384
+
     static let margin = 4
     static let labelHeight = 16
 
     var pitchWidth: Int { cell + 2 * Self.margin }
     var pitchHeight: Int { cell + 2 * Self.margin + Self.labelHeight }
+
+    /// Why a sheet of `count` cells cannot be drawn, or `nil` when it can. Checked before any
+    /// image is loaded; safe for any `count`, `columns` and `cell` (no overflow).
+    func refusal(forCells count: Int) -> String? {
+        guard columns <= Self.maximumSide / pitchWidth else {
+            return "--columns \(columns) with --cell \(cell) makes the sheet wider than \(Self.maximumSide) px: at most \(Self.maximumSide / pitchWidth) columns of that size"
+        }
+        let rows = max(1, count / columns + (count % columns == 0 ? 0 : 1))
+        guard rows <= Self.maximumSide / pitchHeight else {
+            let most = (Self.maximumSide / pitchHeight) * columns
+            return "\(count) images in \(columns) columns make the sheet taller than \(Self.maximumSide) px: at most \(most) images at --columns \(columns) --cell \(cell); use more --columns or a smaller --cell"
+        }
+        return nil
+    }
 
     func size(forCells count: Int) -> PixelSize {
         let rows = max(1, (count + columns - 1) / columns)

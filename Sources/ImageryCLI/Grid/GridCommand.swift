@@ -14,7 +14,8 @@ struct GridCommand: AsyncParsableCommand {
         line from standard input). With no SOURCES, an embedded gallery of 15 photos (5 of them \
         asked for twice) is served through a simulated slow network (0.3–1.5 s per image), then \
         loaded a second time to show it all coming from cache. The sheet is columns × (cell + 8) \
-        pixels wide and rows × (cell + 24) high.
+        pixels wide and rows × (cell + 24) high, at most 16,384 each way: a larger sheet is \
+        refused before anything is loaded.
         """
     )
 
@@ -40,6 +41,7 @@ struct GridCommand: AsyncParsableCommand {
         guard columns > 0, cell >= 32, cell <= 1024 else {
             throw ValidationError("--columns must be positive and --cell between 32 and 1024")
         }
+        if let refusal = ContactSheet(columns: columns, cell: cell).refusal(forCells: 1) { throw ValidationError(refusal) }
     }
 
     func run() async throws {
@@ -48,6 +50,10 @@ struct GridCommand: AsyncParsableCommand {
             ? try GridSources.gallery(cell: cell)
             : GridSources.resolve(sources, cell: cell) { Self.standardInputLines() }
         guard !items.isEmpty else { throw GridError.noSources }
+        // Before any load: a sheet too large to draw must not cost every download first.
+        if let refusal = ContactSheet(columns: columns, cell: cell).refusal(forCells: items.count) {
+            throw GridError.sheetTooLarge(refusal)
+        }
 
         var configuration = ImagePipeline.Configuration.standard
         if isDefault {

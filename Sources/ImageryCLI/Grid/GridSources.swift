@@ -56,11 +56,13 @@ enum GridSources {
 enum GridError: Error, CustomStringConvertible {
     case noGallery
     case noSources
+    case sheetTooLarge(String)
 
     var description: String {
         switch self {
         case .noGallery: "the embedded gallery is missing from this build"
         case .noSources: "no images found in the given sources"
+        case let .sheetTooLarge(reason): reason
         }
     }
 }

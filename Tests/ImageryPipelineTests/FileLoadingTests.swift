@@ -1,0 +1,55 @@
+import Foundation
+@testable import Imagery
+import ImageryTestSupport
+import Testing
+
+/// Local files that are not what they seem fail at once, with what is wrong with them.
+@Suite(.timeLimit(.minutes(1)))
+struct FileLoadingTests {
+    let files: OddFiles
+    let loader = DataLoader()
+
+    init() throws { files = try OddFiles(image: Fixtures.rocket) }
+
+    func failure(_ path: String) async -> DataLoadingError? {
+        do {
+            _ = try await loader.loadData(for: .file(path)) { _ in }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("A FIFO fails at once as not a regular file, instead of blocking in open() for a writer")
+    func fifo() async {
+        #expect(await failure(files.fifo) == .fileUnreadable(path: files.fifo, detail: "not a regular file (a FIFO)"))
+    }
+
+    @Test("A socket and a directory are not regular files either")
+    func socketAndDirectory() async {
+        #expect(await failure(files.socket) == .fileUnreadable(path: files.socket, detail: "not a regular file (a socket)"))
+        #expect(await failure(files.directory) == .fileUnreadable(path: files.directory, detail: "not a regular file (a directory)"))
+    }
+
+    @Test("A symlink loop says so, not 'no such file'")
+    func symlinkLoop() async {
+        #expect(await failure(files.loop) == .fileUnreadable(path: files.loop, detail: "Too many levels of symbolic links"))
+    }
+
+    @Test("A file nobody may read says permission denied",
+          .enabled(if: OddFiles.permissionsApply, "runs as root, who may read any file"))
+    func unreadable() async {
+        #expect(await failure(files.unreadable) == .fileUnreadable(path: files.unreadable, detail: "Permission denied"))
+    }
+
+    @Test("A file over the size limit is refused from its size, before it is read")
+    func sizeLimit() async throws {
+        var configuration = DataLoader.Configuration()
+        configuration.maximumResponseSize = 1_000
+        let small = DataLoader(configuration: configuration)
+        await #expect(throws: DataLoadingError.tooLarge(source: files.image, limit: 1_000)) {
+            try await small.loadData(for: .file(files.image)) { _ in }
+        }
+        #expect(try await loader.loadData(for: .file(files.image)) { _ in } == Fixtures.rocket)
+    }
+}
