@@ -52,4 +52,24 @@ struct FileLoadingTests {
         }
         #expect(try await loader.loadData(for: .file(files.image)) { _ in } == Fixtures.rocket)
     }
+
+    @Test("A local file loads at once while slow downloads hold every download slot")
+    func filesTakeNoDownloadSlot() async throws {
+        let gate = Gate()
+        let server = try TestHTTPServer { _ in .gated(Fixtures.rocket, gate: gate) }
+        defer { server.stop() }
+        let pipeline = Fixtures.pipeline(loader: DataLoader())
+        let slow = (0..<pipeline.configuration.maximumConcurrentDownloads + 2).map {
+            pipeline.imageTask(with: ImageRequest(url: server.url("/slow-\($0).jpg")))
+        }
+        await pipeline.graph.waitUntil { $0.downloads.running == pipeline.configuration.maximumConcurrentDownloads && $0.waitingDownloads == 2 }
+
+        // Every slot is taken and two downloads wait; the file does not queue behind them.
+        let local = try await pipeline.image(for: ImageRequest(source: .file(files.image)))
+        #expect(local.image.width == 640)
+        #expect(server.events.count("request") <= pipeline.configuration.maximumConcurrentDownloads)
+
+        gate.open()
+        for task in slow { _ = try await task.response }
+    }
 }

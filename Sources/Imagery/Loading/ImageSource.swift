@@ -74,6 +74,16 @@ public struct ImageSource: Sendable, CustomStringConvertible {
         self.identityHash = identity.hashValue
     }
 
+    /// Whether the bytes come from the local file system (a path or a `file:` URL), which the
+    /// pipeline reads without taking a download slot.
+    var isLocalFile: Bool {
+        switch kind {
+        case .file: true
+        case let .url(url, _): url.isFileURL
+        case .custom: false
+        }
+    }
+
     /// The names of request headers whose values change who the response is for.
     static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 

@@ -127,7 +127,13 @@ final class PipelineGraph {
         let fetch = FetchJob(key: key, source: source)
         join(fetch)
         fetchJobs[key] = fetch
-        fetch.item = downloads.enqueue(priority: fetch.priority) { [unowned self] in self.runFetch(fetch) }
+        if source.isLocalFile {
+            // A local read takes microseconds to milliseconds: it never waits for a download
+            // slot, so slow network sources cannot starve it.
+            runFetch(fetch)
+        } else {
+            fetch.item = downloads.enqueue(priority: fetch.priority) { [unowned self] in self.runFetch(fetch) }
+        }
     }
 
     private func runFetch(_ fetch: FetchJob) {
