@@ -27,6 +27,8 @@ package final class TestHTTPServer: Sendable {
         /// Headers and the first half of `body`, then nothing until the client closes the
         /// connection, which is recorded as event `closed:<path>`.
         case stall([UInt8])
+        /// Status 302 to `location` (a path on this server, or any URL).
+        case redirect(String)
     }
 
     package let port: Int
@@ -132,6 +134,9 @@ package final class TestHTTPServer: Sendable {
             guard send(fd, head(200, length: body.count) + body[..<half]) else { return false }
             gate.wait()
             return send(fd, Array(body[half...]))
+        case let .redirect(location):
+            let reply = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n"
+            return send(fd, Array(reply.utf8))
         case let .stall(body):
             _ = send(fd, head(200, length: body.count) + body[..<(body.count / 2)])
             var byte: UInt8 = 0

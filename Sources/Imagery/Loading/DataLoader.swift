@@ -24,8 +24,12 @@ public struct DataLoader: DataLoading {
         public var timeout: Duration = .seconds(30)
         /// Extra headers sent with every HTTP request (for example a `User-Agent`). Default: none.
         public var additionalHeaders: [String: String] = [:]
+        /// Redirects followed for one request, each to http or https only; a longer chain, a
+        /// loop or another scheme fails with ``DataLoadingError/redirectRefused(source:detail:)``,
+        /// which is permanent (never retried). Default: 5.
+        public var maximumRedirects = 5
 
-        /// The defaults: 64 MiB, 30 s, no extra headers.
+        /// The defaults: 64 MiB, 30 s, no extra headers, 5 redirects.
         public init() {}
     }
 

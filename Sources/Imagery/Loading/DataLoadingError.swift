@@ -25,6 +25,9 @@ public enum DataLoadingError: Error, Sendable, Hashable, CustomStringConvertible
     case connectionFailed(source: String, detail: String)
     /// The URL's scheme is not one this loader reads, or the URL is malformed.
     case unsupportedSource(String)
+    /// A redirect was not followed: a loop, more than the loader allows, or to a scheme other
+    /// than http(s). Permanent: retrying would only repeat the chain.
+    case redirectRefused(source: String, detail: String)
     /// A file exists but could not be read.
     case fileUnreadable(path: String, detail: String)
     /// A custom source's closure threw; `detail` describes its error.
@@ -43,13 +46,13 @@ public enum DataLoadingError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    /// A short, stable name for the kind of failure, for statistics and metrics dimensions.
     /// Every ``kind`` there is, for metrics that are made once.
     static let allKinds = [
         "not_found", "http_5xx", "http_4xx", "too_large", "timed_out", "connection", "unsupported_source",
-        "file_unreadable", "custom_source", "authorization", "cancelled",
+        "redirect", "file_unreadable", "custom_source", "authorization", "cancelled",
     ]
 
+    /// A short, stable name for the kind of failure, for statistics and metrics dimensions.
     public var kind: String {
         switch self {
         case .notFound: "not_found"
@@ -58,6 +61,7 @@ public enum DataLoadingError: Error, Sendable, Hashable, CustomStringConvertible
         case .timedOut: "timed_out"
         case .connectionFailed: "connection"
         case .unsupportedSource: "unsupported_source"
+        case .redirectRefused: "redirect"
         case .fileUnreadable: "file_unreadable"
         case .customSourceFailed: "custom_source"
         case .authorizationFailed: "authorization"
@@ -73,6 +77,7 @@ public enum DataLoadingError: Error, Sendable, Hashable, CustomStringConvertible
         case let .timedOut(source): "timed out loading \(source)"
         case let .connectionFailed(source, detail): "connection failed for \(source): \(detail)"
         case let .unsupportedSource(source): "unsupported source: \(source)"
+        case let .redirectRefused(source, detail): "redirect from \(source) refused: \(detail)"
         case let .fileUnreadable(path, detail): "cannot read \(path): \(detail)"
         case let .customSourceFailed(source, detail): "\(source) failed: \(detail)"
         case let .authorizationFailed(source, detail): "no credential for \(source): \(detail)"

@@ -41,7 +41,8 @@ final class HTTPDataLoader: Sendable {
         }
         let task = session.dataTask(with: request)
         let transfer = HTTPSessionDelegate.Transfer(
-            source: source, limit: configuration.maximumResponseSize, progress: progress
+            source: source, url: url, limit: configuration.maximumResponseSize,
+            maximumRedirects: configuration.maximumRedirects, progress: progress
         )
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

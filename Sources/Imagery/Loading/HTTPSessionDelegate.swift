@@ -9,7 +9,10 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     struct Transfer {
         let source: String
         let limit: Int
+        let maximumRedirects: Int
         let progress: @Sendable (DataProgress) -> Void
+        /// Every URL of the redirect chain so far, the first included, to catch a loop.
+        var chain: [URL]
         var bytes: [UInt8] = []
         var expected: Int64?
         /// Set when the delegate itself stops the task (bad status, too large), so the
@@ -17,9 +20,11 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var failure: DataLoadingError?
         var continuation: CheckedContinuation<Result<[UInt8], DataLoadingError>, Never>?
 
-        init(source: String, limit: Int, progress: @escaping @Sendable (DataProgress) -> Void) {
+        init(source: String, url: URL, limit: Int, maximumRedirects: Int, progress: @escaping @Sendable (DataProgress) -> Void) {
             self.source = source
+            self.chain = [url]
             self.limit = limit
+            self.maximumRedirects = maximumRedirects
             self.progress = progress
         }
     }
@@ -47,6 +52,7 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
         let failure: DataLoadingError? = transfers.withLock { transfers in
             guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
+            if let earlier = transfer.failure { return earlier }
             if status == 404 || status == 410 {
                 transfer.failure = .notFound(source: transfer.source)
             } else if !(200...299).contains(status) {
@@ -64,6 +70,49 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             return failure
         }
         completionHandler(failure == nil ? .allow : .cancel)
+    }
+
+    /// Follows a redirect only to http(s), at most `maximumRedirects` times, and never back to a
+    /// URL of the chain: the loader's own count, so a loop costs one short chain, not a
+    /// transport's long default, and is reported as what it is.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        let refusal: DataLoadingError? = transfers.withLock { transfers in
+            guard var transfer = transfers[task.taskIdentifier] else { return nil }
+            let target = request.url
+            let detail = Self.redirectRefusal(to: target, after: transfer.chain, maximum: transfer.maximumRedirects)
+            if let detail {
+                transfer.failure = .redirectRefused(source: transfer.source, detail: detail)
+            } else if let target {
+                transfer.chain.append(target)
+            }
+            transfers[task.taskIdentifier] = transfer
+            return transfer.failure
+        }
+        guard refusal == nil else {
+            completionHandler(nil)
+            task.cancel()
+            return
+        }
+        completionHandler(request)
+    }
+
+    /// Why a redirect to `target` must not be followed after `chain` (the first URL and every
+    /// redirect so far), or `nil` to follow it. A pure function, so the rule is tested apart
+    /// from any transport.
+    static func redirectRefusal(to target: URL?, after chain: [URL], maximum: Int) -> String? {
+        guard let target else { return "to no URL" }
+        guard let scheme = target.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+            return "to a \(target.scheme ?? "schemeless") URL (only http and https are followed)"
+        }
+        if chain.contains(target) { return "a redirect loop after \(chain.count - 1) redirects" }
+        if chain.count > maximum { return "more than \(maximum) redirects" }
+        return nil
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
