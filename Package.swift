@@ -170,7 +170,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI"], swiftSettings: strictSettings),
+        .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI", "ImageryTestSupport"], swiftSettings: strictSettings),
         // The README's and the DocC articles' examples, compiled, and checked against the documents.
         .testTarget(
             name: "ImageryDocsTests",

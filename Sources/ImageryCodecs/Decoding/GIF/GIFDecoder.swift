@@ -1,9 +1,11 @@
 import Imagery
 
 /// GIF, first frame only, in Swift (libgif is not on a fresh machine). The frame is
-/// composed onto a transparent canvas of the logical screen size. Every read is
-/// bounds-checked and LZW output is capped at the frame size, so hostile data ends in an
-/// error, never an overrun or a loop.
+/// composed onto a transparent canvas of the logical screen size, a band of rows at a time
+/// through the box reducer, so a draft decode holds the reduced canvas, never the full one:
+/// a 62-byte file that declares a 10000×10000 screen around a 1×1 frame costs the draft's
+/// size, not 400 MB. Every read is bounds-checked and LZW output is capped at the frame size,
+/// so hostile data ends in an error, never an overrun or a loop.
 struct GIFDecoder: FormatDecoding {
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(ImageError) -> DecodedImage {
         var reader = ByteReader(bytes)
@@ -72,30 +74,51 @@ struct GIFDecoder: FormatDecoding {
             warnings.append(detail)
         }
 
-        var pixels = [UInt8](repeating: 0, count: canvas.pixelCount * 4)
-        let rowOrder = flags & 0x40 != 0 ? Self.interlacedRows(height) : Array(0..<height)
         let colours = palette.count / 3
-        var hasTransparency = left > 0 || top > 0 || left + width < canvas.width || top + height < canvas.height
-        for (sourceRow, y) in rowOrder.enumerated() where top + y < canvas.height {
-            for x in 0..<width where left + x < canvas.width {
-                let index = Int(indices[sourceRow * width + x])
-                let out = ((top + y) * canvas.width + left + x) * 4
-                if index == transparentIndex {
-                    hasTransparency = true
-                    continue
+        let coversCanvas = left == 0 && top == 0 && left + width >= canvas.width && top + height >= canvas.height
+        let hasTransparency = !coversCanvas || transparentIndex.map { index in indices.contains { Int($0) == index } } ?? false
+        // The frame row shown at each canvas row (interlaced frames store them out of order).
+        var frameRow = [Int](repeating: -1, count: height)
+        for (sourceRow, y) in (flags & 0x40 != 0 ? Self.interlacedRows(height) : Array(0..<height)).enumerated() {
+            frameRow[y] = sourceRow
+        }
+        let scale = options.draftScale(storedSize: canvas, orientation: .up)
+        let factor = DecodingOptions.boxFactor(forScale: scale)
+        var collector = RowCollector(width: canvas.width, height: canvas.height, factor: factor, hasAlpha: hasTransparency)
+        var scratch: [UInt8] = []
+        let rowBytes = canvas.width * 4
+        while collector.rowsReceived < canvas.height {
+            let first = collector.rowsReceived
+            _ = collector.fillRows(maxRows: 16, scratch: &scratch) { (rows: UnsafeMutablePointer<UInt8>, count: Int) -> Int in
+                rows.initialize(repeating: 0, count: count * rowBytes)   // transparent
+                for band in 0..<count {
+                    let y = first + band - top
+                    guard y >= 0, y < height else { continue }
+                    let row = rows + band * rowBytes, source = frameRow[y] * width
+                    for x in 0..<min(width, canvas.width - left) {
+                        let index = Int(indices[source + x])
+                        if index == transparentIndex { continue }
+                        let out = (left + x) * 4
+                        if index < colours {
+                            row[out] = palette[index * 3]
+                            row[out + 1] = palette[index * 3 + 1]
+                            row[out + 2] = palette[index * 3 + 2]
+                        }
+                        row[out + 3] = 255
+                    }
                 }
-                if index < colours {
-                    pixels[out] = palette[index * 3]
-                    pixels[out + 1] = palette[index * 3 + 1]
-                    pixels[out + 2] = palette[index * 3 + 2]
-                }
-                pixels[out + 3] = 255
+                return count
             }
         }
-        let metadata = ImageMetadata(format: .gif, originalWidth: canvas.width, originalHeight: canvas.height, warnings: warnings)
+        let size = collector.outputSize
+        let metadata = ImageMetadata(
+            format: .gif, originalWidth: canvas.width, originalHeight: canvas.height,
+            decodeScale: 1 / Double(factor), warnings: warnings
+        )
+        let alphaMode: AlphaMode = !hasTransparency ? .opaque : (factor > 1 ? .premultiplied : .straight)
         let bitmap = Bitmap(
-            width: canvas.width, height: canvas.height, pixels: pixels,
-            alphaMode: hasTransparency ? .straight : .opaque, metadata: metadata
+            width: size.width, height: size.height, pixels: collector.finish(),
+            alphaMode: alphaMode, metadata: metadata
         )
         return DecodedImage(bitmap: bitmap, iccProfile: nil)
     }
