@@ -7,6 +7,7 @@ extension DiskCache {
     /// large entries become files, files of replaced entries are removed, and the size limit
     /// is kept. For filling a cache quickly (the benchmark opens one of 100,000 entries).
     package func storeMany(_ entries: [(key: String, data: [UInt8])]) async {
+        guard !isReadOnly else { return }
         let now = configuration.now().timeIntervalSince1970
         var rows: [(key: String, inline: Data, file: String?, size: Int, checksum: Int64)] = []
         var written: [String] = []
@@ -39,6 +40,7 @@ extension DiskCache {
     }
 
     public func removeData(for key: String) async {
+        guard !isReadOnly else { return }
         let file = try? await pool.write { db -> String? in
             let file = try String.fetchOne(db, sql: "SELECT file FROM entry WHERE key = ?", arguments: [key])
             try db.execute(sql: "DELETE FROM entry WHERE key = ?", arguments: [key])
@@ -48,6 +50,7 @@ extension DiskCache {
     }
 
     public func removeAll() async {
+        guard !isReadOnly else { return }
         let files = (try? await pool.write { db -> [String] in
             let files = try String.fetchAll(db, sql: "SELECT file FROM entry WHERE file IS NOT NULL")
             try db.execute(sql: "DELETE FROM entry")
@@ -68,6 +71,7 @@ extension DiskCache {
     }
 
     func writeAccessTimes(_ batch: [String: Double]) async {
+        guard !isReadOnly else { return }
         _ = try? await pool.write { db in
             for (key, time) in batch {
                 try db.execute(sql: "UPDATE entry SET accessed = ? WHERE key = ?", arguments: [time, key])
@@ -78,6 +82,7 @@ extension DiskCache {
     /// Removes least recently used entries until the total is under 90% of the limit.
     /// Runs in the background; readers are never blocked (WAL).
     func trim() async {
+        guard !isReadOnly else { return }
         await flush()
         let target = configuration.sizeLimit / 10 * 9
         let removed: [String?] = (try? await pool.write { db -> [String?] in

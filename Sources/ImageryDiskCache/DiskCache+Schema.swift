@@ -38,4 +38,14 @@ extension DiskCache {
             }
         }
     }
+
+    /// ``prepareSchema(_:path:)`` for a cache opened read-only: the same refusals, no changes.
+    static func checkSchema(_ pool: DatabasePool, path: String) throws {
+        try pool.read { db in
+            let application = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            if application != applicationID { throw DiskCacheError.notACache(path: path) }
+            if version > schemaVersion { throw DiskCacheError.futureSchema(path: path, found: version, supported: schemaVersion) }
+        }
+    }
 }

@@ -43,6 +43,9 @@ public final class DiskCache: DataCaching {
 
     /// The directory the cache lives in.
     public let directory: String
+    /// Whether the cache was opened read-only, because its directory cannot be written: it
+    /// serves hits, and stores, removals, trims and access times are skipped.
+    public let isReadOnly: Bool
     /// Its bounds.
     public let configuration: Configuration
     let pool: DatabasePool
@@ -66,21 +69,39 @@ public final class DiskCache: DataCaching {
         self.configuration = configuration
         let path = (directory as NSString).appendingPathComponent("cache.sqlite")
         blobs = BlobFiles(directory: (directory as NSString).appendingPathComponent("blobs"))
-        try Self.makeDirectory(directory)
+        // A good cache in a directory this process may not write (a read-only mount, a cache
+        // shipped with an app): open it read-only and serve hits, rather than fail on the
+        // first write and serve nothing.
+        isReadOnly = FileManager.default.fileExists(atPath: path) && access(directory, W_OK) != 0
+        if !isReadOnly { try Self.makeDirectory(directory) }
         var options = GRDB.Configuration()
         options.busyMode = .timeout(10)
-        // WAL with synchronous=NORMAL: a commit is atomic and survives a crash of the process
-        // (the test kills writers with SIGKILL); only a power loss can drop the last commits,
-        // never corrupt earlier ones. FULL would fsync on every entry.
-        options.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         options.label = "imagery.disk-cache"
+        if isReadOnly {
+            options.readonly = true
+        } else {
+            // WAL with synchronous=NORMAL: a commit is atomic and survives a crash of the
+            // process (the test kills writers with SIGKILL); only a power loss can drop the last
+            // commits, never corrupt earlier ones. FULL would fsync on every entry.
+            options.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
         do {
-            pool = try Self.openPool(path: path, configuration: options)
-            try Self.prepareSchema(pool, path: path)
-            try Self.makeDirectory(blobs.directory)
+            if isReadOnly {
+                // SQLite cannot create or update the write-ahead log's index (-shm) in a
+                // read-only directory, so the database is opened `immutable`: what its file
+                // holds, which is everything once its last writer closed (or checkpointed).
+                // Entries still only in the log of a writer that never closed are not seen;
+                // nothing unverified is ever served, as every entry carries its checksum.
+                pool = try Self.openPool(path: Self.immutableURI(path), configuration: options)
+                try Self.checkSchema(pool, path: path)
+            } else {
+                pool = try Self.openPool(path: path, configuration: options)
+                try Self.prepareSchema(pool, path: path)
+                try Self.makeDirectory(blobs.directory)
+            }
             let size = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry") } ?? 0
             state.withLock { $0.approximateSize = size }
-            Task.detached(priority: .background) { [self] in await removeOrphanedFiles() }
+            if !isReadOnly { Task.detached(priority: .background) { [self] in await removeOrphanedFiles() } }
         } catch let error as DiskCacheError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
@@ -88,6 +109,12 @@ public final class DiskCache: DataCaching {
         } catch {
             throw .databaseFailed(path: path, detail: String(describing: error))
         }
+    }
+
+    /// The SQLite URI that opens `path` read-only and immutable.
+    private static func immutableURI(_ path: String) -> String {
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return "file:" + escaped + "?immutable=1"
     }
 
     /// Opens (or creates) the cache in the directory at a file URL.
@@ -214,6 +241,7 @@ public final class DiskCache: DataCaching {
     /// Deletes `key` only if it is still the entry that was read, so that a rejected or
     /// expired entry never takes a newer, valid replacement with it.
     private func removeEntry(_ key: String, matching entry: StoredEntry) async {
+        guard !isReadOnly else { return }
         let removed = (try? await pool.write { db -> Bool in
             try db.execute(
                 sql: "DELETE FROM entry WHERE key = ? AND checksum = ? AND created = ? AND file IS ?",
@@ -257,6 +285,7 @@ public final class DiskCache: DataCaching {
     /// commits. Runs off the caller's executor.
     @concurrent
     public func storeData(_ data: [UInt8], for key: String) async {
+        guard !isReadOnly else { return }
         let now = configuration.now().timeIntervalSince1970
         let checksum = Checksum.of(data)
         var file: String?
