@@ -14,12 +14,17 @@ let package = Package(
         .library(name: "ImageryCodecs", targets: ["ImageryCodecs"]),
         .library(name: "ImageryDiskCache", targets: ["ImageryDiskCache"]),
         .library(name: "ImageryUI", targets: ["ImageryUI"]),
+        .library(name: "ImageryHTTPClient", targets: ["ImageryHTTPClient"]),
         .executable(name: "imagery", targets: ["ImageryCLI"]),
     ],
     traits: [
         .trait(
             name: "WebP",
             description: "WebP decoding and encoding through the system libwebp (apt-get install libwebp-dev)."
+        ),
+        .trait(
+            name: "HTTPClient",
+            description: "The imagery tool loads http(s) with AsyncHTTPClient (NIO) instead of URLSession: bounded memory, a total deadline, no busy waiting. Off by default, so the Quick start builds no NIO."
         ),
         .default(enabledTraits: []),
     ],
@@ -29,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The pipeline (loading, coalescing, caching) and the platform-neutral pixel types,
@@ -73,6 +79,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // HTTP on AsyncHTTPClient (NIO): streaming with backpressure, a total deadline, redirects
+        // checked hop by hop. Its own product, so that apps and the Quick start build no NIO.
+        .target(
+            name: "ImageryHTTPClient",
+            dependencies: [
+                "Imagery",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The UI layer: a platform-neutral @Observable view model, thin SwiftUI views over it, and
         // Core Graphics glue. On Linux it builds against the stubs below, so CI
         // type-checks the views; on Apple platforms against the real frameworks.
@@ -96,6 +112,7 @@ let package = Package(
                 "Imagery",
                 "ImageryCodecs",
                 "ImageryDiskCache",
+                .target(name: "ImageryHTTPClient", condition: .when(traits: ["HTTPClient"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Gallery")],
@@ -154,6 +171,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The child process of the HTTP loader's memory and CPU tests.
+        .executableTarget(
+            name: "imagery-load-probe",
+            dependencies: [
+                "Imagery",
+                "ImageryHTTPClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/ImageryLoadProbe",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ImageryHTTPClientTests",
+            dependencies: ["Imagery", "ImageryCodecs", "ImageryHTTPClient", "ImageryTestSupport", "imagery-load-probe"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ImageryDiskCacheTests",
             dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryTestSupport", "imagery-cache-stress"],
@@ -174,7 +207,7 @@ let package = Package(
         // The README's and the DocC articles' examples, compiled, and checked against the documents.
         .testTarget(
             name: "ImageryDocsTests",
-            dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryTestSupport"],
+            dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryHTTPClient", "ImageryTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -4,6 +4,7 @@ import Foundation
 import Imagery
 import ImageryCodecs
 import ImageryDiskCache
+import ImageryHTTPClient
 
 // Stand-ins for the app around the examples.
 struct AvatarDatabase: Sendable { func avatar(_ id: Int) async throws -> [UInt8] { [] } }
@@ -154,4 +155,20 @@ func pixelsExample() throws {
     let partial = try ImageDecoder().decode(bytes, options: options)
     // README: pixels end
     _ = (bitmap, jpeg, partial)
+}
+
+func httpClientExample(guard allowed: @escaping @Sendable (URL) -> Bool) async throws {
+    // README: http client begin
+    var http = HTTPClientDataLoader.Configuration()
+    http.maximumResponseSize = 32 << 20          // refused from Content-Length, or stopped at the limit
+    http.totalDeadline = .seconds(20)            // a trickling source never holds a slot longer
+    http.hopCheck = { url throws(DataLoadingError) in   // every URL of a redirect chain, before it is requested
+        guard allowed(url) else { throw .redirectRefused(source: url.absoluteString, detail: "not an allowed origin") }
+    }
+    let loader = HTTPClientDataLoader(configuration: http)
+    let pipeline = ImagePipeline(configuration: .standard.with { $0.dataLoader = RetryingDataLoader(wrapping: loader) })
+    // … use the pipeline; before the loader goes away:
+    try await loader.shutdown()
+    // README: http client end
+    _ = pipeline
 }

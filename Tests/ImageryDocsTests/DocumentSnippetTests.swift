@@ -10,6 +10,7 @@ struct DocumentSnippetTests {
         ("loaders", "README.md"),
         ("disk cache", "README.md"),
         ("pixels", "README.md"),
+        ("http client", "README.md"),
         ("getting started load", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
         ("getting started decode", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
         ("getting started thumbnail", "Sources/Imagery/Imagery.docc/GettingStarted.md"),

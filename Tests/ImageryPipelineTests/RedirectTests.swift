@@ -44,15 +44,15 @@ struct RedirectTests {
     func rule() {
         let start = URL(string: "http://127.0.0.1:1/a.jpg")!
         let next = URL(string: "https://127.0.0.1:1/b.jpg")!
-        #expect(HTTPSessionDelegate.redirectRefusal(to: next, after: [start], maximum: 5) == nil)
-        #expect(HTTPSessionDelegate.redirectRefusal(to: URL(string: "file:///etc/passwd")!, after: [start], maximum: 5)
+        #expect(RedirectRule.refusal(to: next, after: [start], maximum: 5) == nil)
+        #expect(RedirectRule.refusal(to: URL(string: "file:///etc/passwd")!, after: [start], maximum: 5)
             == "to a file URL (only http and https are followed)")
-        #expect(HTTPSessionDelegate.redirectRefusal(to: URL(string: "gopher://127.0.0.1:1/")!, after: [start], maximum: 5)
+        #expect(RedirectRule.refusal(to: URL(string: "gopher://127.0.0.1:1/")!, after: [start], maximum: 5)
             == "to a gopher URL (only http and https are followed)")
-        #expect(HTTPSessionDelegate.redirectRefusal(to: start, after: [start, next], maximum: 5) == "a redirect loop after 1 redirects")
+        #expect(RedirectRule.refusal(to: start, after: [start, next], maximum: 5) == "a redirect loop after 1 redirects")
         let six = (0...5).map { URL(string: "http://127.0.0.1:1/\($0).jpg")! }
-        #expect(HTTPSessionDelegate.redirectRefusal(to: next, after: six, maximum: 5) == "more than 5 redirects")
-        #expect(HTTPSessionDelegate.redirectRefusal(to: nil, after: [start], maximum: 5) == "to no URL")
+        #expect(RedirectRule.refusal(to: next, after: six, maximum: 5) == "more than 5 redirects")
+        #expect(RedirectRule.refusal(to: nil, after: [start], maximum: 5) == "to no URL")
     }
 
     @Test("A redirect to a file URL never reads the file")

@@ -1,4 +1,5 @@
 import Foundation
+import Imagery
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,6 +12,10 @@ package enum ChildProcess {
         package var exitCode: Int32
         /// The child's peak resident set, in bytes.
         package var peakRSS: Int
+        /// The CPU time the child used, user and system, in seconds.
+        package var cpuSeconds: Double
+        /// From spawn to exit, in seconds.
+        package var wallSeconds: Double
     }
 
     /// The executable `name` built beside this test bundle, if it is there.
@@ -30,6 +35,7 @@ package enum ChildProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
+        let started = ContinuousClock.now
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
         let child = pid
@@ -39,7 +45,12 @@ package enum ChildProcess {
                 var usage = rusage()
                 while wait4(child, &status, 0, &usage) < 0, errno == EINTR {}
                 let exitCode: Int32 = status & 0x7f == 0 ? (status >> 8) & 0xff : -1
-                continuation.resume(returning: Outcome(exitCode: exitCode, peakRSS: Int(usage.ru_maxrss) * 1024))
+                let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                    + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+                continuation.resume(returning: Outcome(
+                    exitCode: exitCode, peakRSS: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpu,
+                    wallSeconds: (ContinuousClock.now - started).seconds
+                ))
             }
         }
     }

@@ -29,7 +29,21 @@ package final class TestHTTPServer: Sendable {
         case stall([UInt8])
         /// Status 302 to `location` (a path on this server, or any URL).
         case redirect(String)
+        /// Status 200 and zeros as fast as the connection takes them, until the client hangs
+        /// up (event `closed:<path>`), with `Content-Length: declared` if given, else none.
+        /// The bytes sent are counted in ``bytesSent``.
+        case endless(declared: Int?)
+        /// Status 200, `Content-Length: 1000`, then one byte every `interval` until the client
+        /// hangs up (event `closed:<path>`).
+        case trickle(interval: Duration)
+        /// Nothing at all: the request is read and never answered, until the client hangs up
+        /// (event `closed:<path>`).
+        case silent
     }
+
+    /// Bytes sent by `.endless` replies.
+    package var bytesSent: Int { sent.load(ordering: .relaxed) }
+    private let sent = Atomic<Int>(0)
 
     package let port: Int
     package let events = EventCounter()
@@ -134,6 +148,27 @@ package final class TestHTTPServer: Sendable {
             guard send(fd, head(200, length: body.count) + body[..<half]) else { return false }
             gate.wait()
             return send(fd, Array(body[half...]))
+        case let .endless(declared):
+            let length = declared.map { "Content-Length: \($0)\r\n" } ?? "Connection: close\r\n"
+            guard send(fd, Array("HTTP/1.1 200 OK\r\n\(length)Content-Type: image/jpeg\r\n\r\n".utf8)) else { return false }
+            let zeros = [UInt8](repeating: 0, count: 64 << 10)
+            while send(fd, zeros) { sent.add(zeros.count, ordering: .relaxed) }
+            events.record("closed:\(request.path)")
+            return false
+        case let .trickle(interval):
+            guard send(fd, head(200, length: 1000)) else { return false }
+            let micros = useconds_t(interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
+            for _ in 0..<1000 {
+                usleep(micros)   // the server's own pace, on its connection thread
+                if !send(fd, [0]) { break }
+            }
+            events.record("closed:\(request.path)")
+            return false
+        case .silent:
+            var byte: UInt8 = 0
+            while recv(fd, &byte, 1, 0) > 0 {}
+            events.record("closed:\(request.path)")
+            return false
         case let .redirect(location):
             let reply = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n"
             return send(fd, Array(reply.utf8))

@@ -85,7 +85,7 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let refusal: DataLoadingError? = transfers.withLock { transfers in
             guard var transfer = transfers[task.taskIdentifier] else { return nil }
             let target = request.url
-            let detail = Self.redirectRefusal(to: target, after: transfer.chain, maximum: transfer.maximumRedirects)
+            let detail = RedirectRule.refusal(to: target, after: transfer.chain, maximum: transfer.maximumRedirects)
             if let detail {
                 transfer.failure = .redirectRefused(source: transfer.source, detail: detail)
             } else if let target {
@@ -100,19 +100,6 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             return
         }
         completionHandler(request)
-    }
-
-    /// Why a redirect to `target` must not be followed after `chain` (the first URL and every
-    /// redirect so far), or `nil` to follow it. A pure function, so the rule is tested apart
-    /// from any transport.
-    static func redirectRefusal(to target: URL?, after chain: [URL], maximum: Int) -> String? {
-        guard let target else { return "to no URL" }
-        guard let scheme = target.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-            return "to a \(target.scheme ?? "schemeless") URL (only http and https are followed)"
-        }
-        if chain.contains(target) { return "a redirect loop after \(chain.count - 1) redirects" }
-        if chain.count > maximum { return "more than \(maximum) redirects" }
-        return nil
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

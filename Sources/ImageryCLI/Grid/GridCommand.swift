@@ -3,6 +3,9 @@ import Foundation
 import Imagery
 import ImageryCodecs
 import ImageryDiskCache
+#if HTTPClient
+import ImageryHTTPClient
+#endif
 
 /// `imagery grid`: loads a gallery through `ImagePipeline` and writes a contact sheet.
 struct GridCommand: AsyncParsableCommand {
@@ -61,6 +64,12 @@ struct GridCommand: AsyncParsableCommand {
                 wrapping: DataLoader(), delay: .milliseconds(300)...(.milliseconds(1500))
             )
         }
+        #if HTTPClient
+        // Built with the HTTPClient trait: http(s) through AsyncHTTPClient, which holds up
+        // against hostile servers where FoundationNetworking does not (see the README).
+        let http = HTTPClientDataLoader()
+        if !isDefault { configuration.dataLoader = RetryingDataLoader(wrapping: http) }
+        #endif
         if let cacheDir { configuration.useDiskCache(directory: cacheDir) }
         let pipeline = ImagePipeline(configuration: configuration)
 
@@ -70,6 +79,9 @@ struct GridCommand: AsyncParsableCommand {
             results.latencies += again.latencies
         }
         await pipeline.waitUntilIdle()
+        #if HTTPClient
+        try? await http.shutdown()
+        #endif
 
         let sheet = ContactSheet(columns: columns, cell: cell)
         let bitmap = sheet.render(results.cells)

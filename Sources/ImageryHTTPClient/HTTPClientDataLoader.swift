@@ -1,0 +1,161 @@
+import AsyncHTTPClient
+import Foundation
+import Imagery
+import NIOCore
+import NIOHTTP1
+
+/// Loads `http` and `https` sources with AsyncHTTPClient, the server-side Swift client, and
+/// every other source as ``DataLoader`` does.
+///
+/// What it adds over `URLSession` on Linux, where FoundationNetworking kept reading an endless
+/// body into gigabytes after a cancel and spun a core while waiting:
+/// - **Bounded memory at any line rate.** The body streams with backpressure and reading stops
+///   at the limit; a declared `Content-Length` over the limit is refused before the body.
+/// - **No busy waiting.** NIO waits in `epoll`.
+/// - **A total deadline** per download (60 s by default) beside the idle timeout, so a source
+///   that trickles a byte a second never holds a download slot past it.
+/// - **Redirects checked hop by hop**: at most 5, http(s) only, a loop is a permanent
+///   ``DataLoadingError/redirectRefused(source:detail:)``; ``Configuration/hopCheck`` sees every
+///   URL of the chain before it is requested (where an SSRF guard plugs in).
+/// - **Connection pooling**, and an `Accept` header naming the formats you decode.
+///
+/// ```swift
+/// import ImageryHTTPClient
+///
+/// let http = HTTPClientDataLoader()
+/// let pipeline = ImagePipeline(configuration: .standard.with { $0.dataLoader = RetryingDataLoader(wrapping: http) })
+/// // …
+/// try await http.shutdown()   // before the loader is released: NIO's client must be shut down
+/// ```
+public final class HTTPClientDataLoader: DataLoading {
+    /// Limits and hooks for every request.
+    public struct Configuration: Sendable {
+        /// The largest response accepted, in bytes. Default: 64 MiB.
+        public var maximumResponseSize = 64 << 20
+        /// How long the connection may stay silent (while connecting, waiting for the head, or
+        /// between body bytes) before the load fails with ``DataLoadingError/timedOut(source:)``.
+        /// Default: 30 seconds.
+        public var idleTimeout: Duration = .seconds(30)
+        /// How long one download may take in all, redirects included. Default: 60 seconds.
+        public var totalDeadline: Duration = .seconds(60)
+        /// Redirects followed for one request. Default: 5.
+        public var maximumRedirects = 5
+        /// The `Accept` header. Default: the formats Imagery can decode.
+        public var accept = "image/jpeg,image/png,image/gif,image/webp,image/*;q=0.8"
+        /// Extra headers sent with every request (for example a `User-Agent`). Default: none.
+        public var additionalHeaders: [String: String] = [:]
+        /// Called with every URL of a chain, the first included, before it is requested; throw
+        /// to refuse it. Default: `nil`, every http(s) URL allowed.
+        public var hopCheck: (@Sendable (URL) async throws(DataLoadingError) -> Void)?
+
+        /// The defaults: 64 MiB, 30 s idle, 60 s in all, 5 redirects.
+        public init() {}
+    }
+
+    /// What the loader was made with.
+    public let configuration: Configuration
+    private let client: HTTPClient
+    private let local: DataLoader
+
+    /// A loader with its own connection pool.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        var localConfiguration = DataLoader.Configuration()
+        localConfiguration.maximumResponseSize = configuration.maximumResponseSize
+        self.local = DataLoader(configuration: localConfiguration)
+        let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.seconds * 1e9))
+        var clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,   // followed here, hop by hop
+            timeout: .init(connect: idle, read: idle)
+        )
+        clientConfiguration.decompression = .disabled
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+    }
+
+    /// Closes the pooled connections. Call it before the loader is released.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    public func loadData(
+        for source: ImageSource,
+        progress: @escaping @Sendable (DataProgress) -> Void
+    ) async throws(DataLoadingError) -> [UInt8] {
+        guard case let .url(url, headers) = source.kind, ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            return try await local.loadData(for: source, progress: progress)
+        }
+        let described = source.description
+        let deadline = ContinuousClock.now + configuration.totalDeadline
+        do {
+            return try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                group.addTask { try await self.follow(url, headers: headers, source: described, progress: progress) }
+                group.addTask {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    throw DataLoadingError.timedOut(source: described)
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
+        } catch {
+            throw Self.loadingError(error, source: described)
+        }
+    }
+
+    /// Requests `url`, following redirects under ``RedirectRule`` and the hop check, and reads
+    /// the body up to the limit.
+    private func follow(
+        _ url: URL, headers: [String: String], source: String, progress: @escaping @Sendable (DataProgress) -> Void
+    ) async throws -> [UInt8] {
+        var current = url
+        var chain = [url]
+        let limit = configuration.maximumResponseSize
+        while true {
+            try await configuration.hopCheck?(current)
+            var request = HTTPClientRequest(url: current.absoluteString)
+            request.headers.add(name: "Accept", value: configuration.accept)
+            for (name, value) in configuration.additionalHeaders.merging(headers, uniquingKeysWith: { $1 }) {
+                request.headers.replaceOrAdd(name: name, value: value)
+            }
+            let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(configuration.totalDeadline.seconds * 1e9)))
+            let status = Int(response.status.code)
+            if (300...399).contains(status), let location = response.headers.first(name: "location") {
+                let next = URL(string: location, relativeTo: current)?.absoluteURL
+                if let refusal = RedirectRule.refusal(to: next, after: chain, maximum: configuration.maximumRedirects) {
+                    throw DataLoadingError.redirectRefused(source: source, detail: refusal)
+                }
+                current = next!
+                chain.append(current)
+                continue
+            }
+            if status == 404 || status == 410 { throw DataLoadingError.notFound(source: source) }
+            guard (200...299).contains(status) else { throw DataLoadingError.httpStatus(status, source: source) }
+            let declared = response.headers.first(name: "content-length").flatMap(Int.init)
+            if let declared, declared > limit { throw DataLoadingError.tooLarge(source: source, limit: limit) }
+            var body = BodyAccumulator(declared: declared)
+            for try await buffer in response.body {
+                guard body.count + buffer.readableBytes <= limit else {
+                    throw DataLoadingError.tooLarge(source: source, limit: limit)
+                }
+                body.append(buffer)
+                progress(DataProgress(completed: Int64(body.count), total: declared.map(Int64.init)))
+            }
+            return body.joined()
+        }
+    }
+
+    private static func loadingError(_ error: any Error, source: String) -> DataLoadingError {
+        switch error {
+        case let error as DataLoadingError: return error
+        case is CancellationError: return .cancelled
+        case let error as HTTPClientError:
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .getConnectionFromPoolTimeout: return .timedOut(source: source)
+            case .cancelled: return .cancelled
+            default: return .connectionFailed(source: source, detail: String(describing: error))
+            }
+        default:
+            if Task.isCancelled { return .cancelled }
+            return .connectionFailed(source: source, detail: String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+@testable import Imagery
+import ImageryCodecs
+import ImageryHTTPClient
+import ImageryTestSupport
+import Testing
+
+/// The AsyncHTTPClient loader against misbehaving servers on 127.0.0.1: bounded memory at line
+/// rate, a total deadline, no busy waiting, and redirects checked hop by hop. The figures that
+/// parallel tests would blur (peak memory, CPU time) are read from a child process.
+@Suite(.timeLimit(.minutes(2)))
+struct HTTPClientDataLoaderTests {
+    static let probe = ChildProcess.executable("imagery-load-probe")
+
+    func load(
+        _ url: URL, configure: (inout HTTPClientDataLoader.Configuration) -> Void = { _ in }
+    ) async throws -> Result<[UInt8], DataLoadingError> {
+        var configuration = HTTPClientDataLoader.Configuration()
+        configure(&configuration)
+        let loader = HTTPClientDataLoader(configuration: configuration)
+        let result: Result<[UInt8], DataLoadingError>
+        do throws(DataLoadingError) {
+            result = .success(try await loader.loadData(for: .url(url)) { _ in })
+        } catch {
+            result = .failure(error)
+        }
+        try await loader.shutdown()
+        return result
+    }
+
+    @Test("An image loads, with an Accept header naming image formats")
+    func loads() async throws {
+        let server = try TestHTTPServer { request in
+            request.headers["accept"]?.hasPrefix("image/jpeg") == true ? .ok(Fixtures.rocket) : .status(406)
+        }
+        defer { server.stop() }
+        #expect(try await load(server.url("/rocket.jpg")).get() == Fixtures.rocket)
+    }
+
+    @Test("A body of several megabytes arrives whole, across the accumulator's segments")
+    func largeBody() async throws {
+        var generator = SplitMix64(state: 7)
+        let body = (0..<(3 << 20) + 12_345).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let server = try TestHTTPServer { _ in .ok(body) }
+        defer { server.stop() }
+        #expect(try await load(server.url("/large.jpg")).get() == body)
+    }
+
+    @Test("A declared 10 GB body is refused from its Content-Length, before the body is read")
+    func declaredTooLarge() async throws {
+        let server = try TestHTTPServer { _ in .endless(declared: 10_000_000_000) }
+        defer { server.stop() }
+        let url = server.url("/huge.jpg")
+        let result = try await load(url) { $0.maximumResponseSize = 4 << 20 }
+        #expect(result == .failure(.tooLarge(source: url.absoluteString, limit: 4 << 20)))
+        await server.events.wait(for: "closed:/huge.jpg")
+    }
+
+    @Test("An endless body at loopback speed fails at the limit, within twice the limit of memory, and the connection closes",
+          .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"))
+    func endlessBodyMemory() async throws {
+        let probe = try #require(Self.probe)
+        let server = try TestHTTPServer { request in
+            request.path == "/small.jpg" ? .ok(Fixtures.rocket) : .endless(declared: nil)
+        }
+        defer { server.stop() }
+        // 16 MiB: large enough that the figure measures the limit, not the few megabytes that
+        // NIO's threads and buffers add whatever the limit (seen: 5 to 15 MB under load).
+        let limit = 16 << 20
+        let idle = try await ChildProcess.run(probe, [server.url("/small.jpg").absoluteString, "--limit", "\(limit)"])
+        let endless = try await ChildProcess.run(probe, [server.url("/endless.jpg").absoluteString, "--limit", "\(limit)"])
+        #expect(idle.exitCode == 0)
+        #expect(endless.exitCode == 1)
+        await server.events.wait(for: "closed:/endless.jpg")
+        let growth = endless.peakRSS - idle.peakRSS
+        #expect(growth < 2 * limit, "peak RSS grew by \(growth >> 10) KB (idle \(idle.peakRSS >> 10) KB, endless \(endless.peakRSS >> 10) KB) loading an endless body with a \(limit >> 20) MiB limit")
+    }
+
+    @Test("A body at one byte a second fails at the total deadline; a local file loads meanwhile")
+    func totalDeadline() async throws {
+        let server = try TestHTTPServer { _ in .trickle(interval: .seconds(1)) }
+        defer { server.stop() }
+        var configuration = HTTPClientDataLoader.Configuration()
+        configuration.totalDeadline = .seconds(2)
+        let loader = HTTPClientDataLoader(configuration: configuration)
+        let pipeline = ImagePipeline(configuration: .standard.with {
+            $0.dataLoader = loader
+            $0.maximumConcurrentDownloads = 1
+        })
+        let url = server.url("/slow.jpg")
+        let slow = pipeline.imageTask(with: ImageRequest(url: url))
+        await pipeline.graph.waitUntil { $0.downloads.running == 1 }
+
+        let file = Fixtures.directory.appendingPathComponent("jpeg_small_base_rocket_640x427.jpg")
+        #expect(try await pipeline.image(for: ImageRequest(url: file)).image.width == 640)
+        await #expect(throws: ImagePipelineError.loadingFailed(.timedOut(source: url.absoluteString))) { try await slow.response }
+        await server.events.wait(for: "closed:/slow.jpg")
+        try await loader.shutdown()
+    }
+
+    @Test("Waiting on a server that never answers costs almost no CPU",
+          .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"))
+    func silentServerCPU() async throws {
+        let probe = try #require(Self.probe)
+        let server = try TestHTTPServer { _ in .silent }
+        defer { server.stop() }
+        let waited = try await ChildProcess.run(probe, [server.url("/silent.jpg").absoluteString, "--idle", "2"])
+        #expect(waited.exitCode == 1)
+        #expect(waited.wallSeconds >= 2)
+        #expect(waited.cpuSeconds < waited.wallSeconds / 4, "used \(waited.cpuSeconds) s of CPU in \(waited.wallSeconds) s")
+    }
+
+    @Test("A redirect loop is one short chain and a permanent error; every hop passes the hop check")
+    func redirects() async throws {
+        let server = try TestHTTPServer { request in .redirect(request.path == "/a.jpg" ? "/b.jpg" : "/a.jpg") }
+        defer { server.stop() }
+        let url = server.url("/a.jpg")
+        let hops = Locked<[String]>([])
+        let result = try await load(url) { configuration in
+            configuration.hopCheck = { url in hops.withLock { $0.append(url.path) } }
+        }
+        #expect(result == .failure(.redirectRefused(source: url.absoluteString, detail: "a redirect loop after 1 redirects")))
+        #expect(server.events.count("request") == 2)
+        #expect(hops.withLock { $0 } == ["/a.jpg", "/b.jpg"])
+
+        // A hop check that refuses stops the chain before the request is sent.
+        let refusing = try await load(url) { configuration in
+            configuration.hopCheck = { url throws(DataLoadingError) in
+                if url.path == "/b.jpg" { throw .redirectRefused(source: url.absoluteString, detail: "refused by the hop check") }
+            }
+        }
+        #expect(refusing == .failure(.redirectRefused(source: server.url("/b.jpg").absoluteString, detail: "refused by the hop check")))
+        #expect(server.events.count("request") == 3)
+    }
+}
