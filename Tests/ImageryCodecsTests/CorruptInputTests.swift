@@ -9,6 +9,35 @@ import Glibc
 
 /// Bad input gets a typed error that says what was wrong: never a crash, a hang, or a half image as success.
 @Suite struct CorruptInputTests {
+    /// Found by `scripts/fuzz.sh` on 2026-11-22: a frame whose left edge (32768) lies beyond
+    /// the 256-pixel logical screen trapped on a negative range while composing the canvas.
+    static let frameOutsideScreen: [UInt8] = [UInt8](Data(base64Encoded: [
+        "R0lGODlhAAGrAPAAAAAAAP///yH5BAAAAAAAIf8LSW1hZ2VNYWdpY2sOZ2FtbWE9MC40NTQ1NDUALACAAAAAAAGrAAEEAAL+",
+        "hI+py+0Po5y02otzDjzoD4biSJam1XnnyrbuC0tdTNf2jTtzzvf+r9kBh8QiUGhMKpcrJPMJjU6c0qq1Sr1qt0YO9wsOi8fk",
+        "svmMTqvX7Lb7DY/L5/S6/Y6fZ/P8ZdVKF+iXIliY9GeYOISo2MjzB+goGQM5aQlTeanJwrjpSdL5KfqROWp6UXqqKhO66tqQ",
+        "+iqr0DprCxB7K5ur68rbGwbpRVkLrCWMPMz5a8yU/FwswtxcBG09vRGeLRRWbNW2DMlBHWt0btcRbwXFNbmXKt1sdu8OlliW",
+        "VWC3AZHizbv4scyEQA8jXst2cd2cWCXb8AzBMtG0YEGb1Wza59/KojdHotn6nmDNJVLDii3bttTEinnL5kibr24GuO8N13mc",
+        "VvF0yVXSbv6b+PLRmB9Aj648uNXn07ddr324O7XvwsOLN0Z+u2+y1bFbP68vPS74veS7pgd8vfvQ8/76++fMlHaz/EdggU8t",
+        "YJ8vBi7IYEYIJLhKgxJOWAyECFGIoYQI0sdahh4SKJ1+4ny+4n8hijleiSr2NZ+AqqwIY2HZodhMjDY6eICFo9zI42o5unhh",
+        "j0Li9yCHjQyJ5G1A7oikkErSCEyTTp7YXo1S3phZlehdaWOWWtbHZYxeEmlcmDCO+VpuZq6I5n5rsjmmm2+W+B5irNHRWiur",
+        "t+LaHwVGwsXrUezJamWwLFJJseyWxv7EarJ3LiujrmpCGy2mqBZLbZ7TZuvhb9z6ue23FHorbqPklgvgftaiW6h37JKm7pPv",
+        "tjvrvPRia6+n7uX766f86ovdv5TKKbCz8QZY8MG+FmywwrMl7PC6DF8b78TQRPywxToqqHG6AXfs8bkg+/jxyBsHafK9TKY8",
+        "sLIsY3yZpTDLNefMUnRrc84678xzzz7/DHTQQg9NdNFGH4100kovzXTTTj8NddRST61FAQA7",
+    ].joined())!)
+
+    @Test("A GIF frame placed outside the logical screen is clipped, not a crash", arguments: [DecodingPolicy.strict, .lenient])
+    func gifFrameOutsideScreen(policy: DecodingPolicy) {
+        var options = DecodingOptions()
+        options.policy = policy
+        do {
+            let bitmap = try ImageDecoder().decode(Self.frameOutsideScreen, options: options)
+            #expect(bitmap.width == 256 && bitmap.height == 171)
+            #expect(!bitmap.hasTransparency || bitmap.pixel(x: 0, y: 0).alpha == 0)
+        } catch {
+            #expect(policy == .strict, "a lenient decode should return the (empty) canvas: \(error)")
+        }
+    }
+
     @Test func zeroBytes() {
         #expect(throws: ImageError.emptyData) { try ImageDecoder().decode([]) }
     }
@@ -169,4 +198,5 @@ func currentAddressSpace() -> Int {
         return 64 << 30
     }
     return kilobytes * 1024
+
 }

@@ -95,7 +95,8 @@ struct GIFDecoder: FormatDecoding {
                     let y = first + band - top
                     guard y >= 0, y < height else { continue }
                     let row = rows + band * rowBytes, source = frameRow[y] * width
-                    for x in 0..<min(width, canvas.width - left) {
+                    // A frame may lie partly or wholly outside the logical screen: clip it.
+                    for x in 0..<max(0, min(width, canvas.width - left)) {
                         let index = Int(indices[source + x])
                         if index == transparentIndex { continue }
                         let out = (left + x) * 4
