@@ -40,8 +40,19 @@ public final class HTTPClientDataLoader: DataLoading {
         public var totalDeadline: Duration = .seconds(60)
         /// Redirects followed for one request. Default: 5.
         public var maximumRedirects = 5
-        /// The `Accept` header. Default: the formats Imagery can decode.
-        public var accept = "image/jpeg,image/png,image/gif,image/webp,image/*;q=0.8"
+        /// The `Accept` header. Default: JPEG, PNG, GIF and WebP, what `ImageryCodecs` decodes
+        /// with the WebP trait. Set it from the build's decoder, so that a server which
+        /// negotiates never sends a format this build cannot read:
+        ///
+        /// ```swift
+        /// configuration.accept = HTTPClientDataLoader.Configuration.accept(ImageDecoder.supportedFormats)
+        /// ```
+        public var accept = Configuration.accept([.jpeg, .png, .gif, .webp])
+
+        /// An `Accept` value naming `formats` first, then any other image at a lower weight.
+        public static func accept(_ formats: some Collection<ImageFormat>) -> String {
+            (ImageFormat.allCases.filter(formats.contains).map(\.mimeType) + ["image/*;q=0.8"]).joined(separator: ",")
+        }
         /// Extra headers sent with every request (for example a `User-Agent`). Default: none.
         public var additionalHeaders: [String: String] = [:]
         /// Called with every URL of a chain, the first included, before it is requested; throw

@@ -37,6 +37,12 @@ struct HTTPClientDataLoaderTests {
         #expect(try await load(server.url("/rocket.jpg")).get() == Fixtures.rocket)
     }
 
+    @Test("The Accept header names exactly the formats given, in a stable order")
+    func acceptHeader() {
+        #expect(HTTPClientDataLoader.Configuration().accept == "image/jpeg,image/png,image/gif,image/webp,image/*;q=0.8")
+        #expect(HTTPClientDataLoader.Configuration.accept(Set([.png, .jpeg])) == "image/jpeg,image/png,image/*;q=0.8")
+    }
+
     @Test("A body of several megabytes arrives whole, across the accumulator's segments")
     func largeBody() async throws {
         var generator = SplitMix64(state: 7)

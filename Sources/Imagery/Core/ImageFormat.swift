@@ -17,6 +17,13 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     case tiff
     case bmp
 
+    /// The media type, as in `Content-Type` and `Accept` headers: `image/jpeg`, `image/webp` …
+    ///
+    /// ```swift
+    /// ImageFormat.webp.mimeType   // "image/webp"
+    /// ```
+    public var mimeType: String { "image/" + rawValue }
+
     /// Recognises the format from the first bytes of `bytes`, or returns `nil`.
     public init?(sniffing bytes: some Collection<UInt8>) {
         let head = Array(bytes.prefix(32))

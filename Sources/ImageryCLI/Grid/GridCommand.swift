@@ -67,7 +67,9 @@ struct GridCommand: AsyncParsableCommand {
         #if HTTPClient
         // Built with the HTTPClient trait: http(s) through AsyncHTTPClient, which holds up
         // against hostile servers where FoundationNetworking does not (see the README).
-        let http = HTTPClientDataLoader()
+        var httpConfiguration = HTTPClientDataLoader.Configuration()
+        httpConfiguration.accept = HTTPClientDataLoader.Configuration.accept(ImageDecoder.supportedFormats)
+        let http = HTTPClientDataLoader(configuration: httpConfiguration)
         if !isDefault { configuration.dataLoader = RetryingDataLoader(wrapping: http) }
         #endif
         if let cacheDir { configuration.useDiskCache(directory: cacheDir) }
