@@ -34,16 +34,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
-        // The pipeline (loading, coalescing, caching) and the platform-neutral pixel types,
-        // resampling, orientation and colour: Swift and Foundation only, no C, no NIO.
+        // The pipeline (loading, coalescing, caching, processing) and the platform-neutral
+        // pixel types, resampling, orientation and colour: Swift and Foundation, and
+        // swift-crypto for the SHA-256 of credentials in persisted keys. No NIO.
         .target(
             name: "Imagery",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

@@ -10,6 +10,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
         discussion: """
         Each output is OUTDIR/<input name without extension>.<format extension>. A file that \
         fails prints one line to standard error and the batch goes on; the exit code is 1 if any failed.
+
+        Processors run on the resized image in this order: --crop, --blur, --sharpen, then \
+        --round or --circle. With --round or --circle the default format is PNG, which keeps \
+        the transparent corners.
         """
     )
 
@@ -25,8 +29,26 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Scale to a width, keeping the aspect ratio.", valueName: "W"))
     var width: Int?
 
-    @Option(help: "Output format: jpeg, png or webp.")
-    var format: OutputFormat = .jpeg
+    @Option(help: ArgumentHelp(
+        "Crop the resized image to a box, placed by a gravity: center (default), north, south, east, west, northeast, northwest, southeast, southwest or smart (the most detailed window).",
+        valueName: "WxH[:gravity]"
+    ))
+    var crop: CropSpec?
+
+    @Option(help: ArgumentHelp("Gaussian blur of this standard deviation, in pixels.", valueName: "SIGMA"))
+    var blur: Double?
+
+    @Flag(help: "Sharpen with an unsharp mask (sigma 1, amount 1).")
+    var sharpen = false
+
+    @Option(help: ArgumentHelp("Round the corners to this radius, in pixels.", valueName: "R"))
+    var round: Double?
+
+    @Flag(help: "Crop the centre square and mask it to a circle.")
+    var circle = false
+
+    @Option(help: "Output format: jpeg, png or webp (default: jpeg, or png with --round or --circle).")
+    var format: OutputFormat?
 
     @Option(help: "JPEG/WebP quality, 1–100.")
     var quality: Int = 85
@@ -46,6 +68,25 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if let width, width <= 0 { throw ValidationError("--width must be positive.") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        if let blur, !(blur.isFinite && blur >= 0) { throw ValidationError("--blur must be 0 or more.") }
+        if let round, !(round.isFinite && round >= 0) { throw ValidationError("--round must be 0 or more.") }
+        if round != nil, circle { throw ValidationError("Use only one of --round and --circle.") }
+    }
+
+    /// The processors the flags ask for, in the documented order.
+    var processors: [any ImageProcessing] {
+        var processors: [any ImageProcessing] = []
+        if let crop { processors.append(.crop(width: crop.width, height: crop.height, gravity: crop.gravity)) }
+        if let blur, blur > 0 { processors.append(.blur(sigma: blur)) }
+        if sharpen { processors.append(.sharpen()) }
+        if let round, round > 0 { processors.append(.roundedCorners(round)) }
+        if circle { processors.append(.circle) }
+        return processors
+    }
+
+    /// The output format: as asked, or PNG when corners are cut away (JPEG has no alpha).
+    var outputFormat: OutputFormat {
+        format ?? (circle || (round ?? 0) > 0 ? .png : .jpeg)
     }
 
     var resize: Resize {
@@ -58,7 +99,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     func run() async throws {
         let encoder: ImageEncoder
         do {
-            encoder = try ImageEncoder(format: format.imageFormat, quality: quality)
+            encoder = try ImageEncoder(format: outputFormat.imageFormat, quality: quality)
         } catch {
             throw ValidationError("\(error)")
         }
@@ -66,7 +107,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         var options = DecodingOptions()
         options.policy = lenient ? .lenient : .strict
         let job = ThumbnailJob(
-            thumbnailer: Thumbnailer(resize: resize, decodingOptions: options),
+            thumbnailer: Thumbnailer(resize: resize, decodingOptions: options, processors: processors),
             encoder: encoder, outputDirectory: URL(fileURLWithPath: output)
         )
         let files = InputFiles.expand(inputs)
@@ -99,6 +140,22 @@ struct BoxSize: ExpressibleByArgument, Sendable {
         let parts = argument.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
         self.init(width: w, height: h)
+    }
+}
+
+/// `WxH` or `WxH:gravity`, for `--crop`.
+struct CropSpec: ExpressibleByArgument, Sendable {
+    var width: Int
+    var height: Int
+    var gravity: Gravity
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let box = parts.first.flatMap(BoxSize.init(argument:)) else { return nil }
+        guard let gravity = parts.count == 2 ? Gravity(name: parts[1]) : .center else { return nil }
+        self.width = box.width
+        self.height = box.height
+        self.gravity = gravity
     }
 }
 

@@ -18,15 +18,26 @@ public struct Thumbnailer: Sendable {
     public var allowsUpscaling: Bool
     /// Decoder limits and damage policy; `draft` is set from ``resize``.
     public var decodingOptions: DecodingOptions
+    /// Run in order on the upright thumbnail, as ``ImageRequest/processors`` are. They run
+    /// synchronously: an ``ImageProcessors/AsyncClosure`` fails here (use a pipeline).
+    public var processors: [any ImageProcessing]
 
     /// A thumbnailer for `resize`, with default decoding limits and the strict policy.
-    public init(resize: Resize, allowsUpscaling: Bool = false, decodingOptions: DecodingOptions = DecodingOptions()) {
+    ///
+    /// ```swift
+    /// let avatar = Thumbnailer(resize: .fill(width: 96, height: 96), processors: [.circle])
+    /// ```
+    public init(
+        resize: Resize, allowsUpscaling: Bool = false, decodingOptions: DecodingOptions = DecodingOptions(),
+        processors: [any ImageProcessing] = []
+    ) {
         self.resize = resize
         self.allowsUpscaling = allowsUpscaling
         self.decodingOptions = decodingOptions
+        self.processors = processors
     }
 
-    /// Decodes and resizes `data` into an upright sRGB bitmap.
+    /// Decodes and resizes `data` into an upright sRGB bitmap, then runs ``processors``.
     /// ``thumbnail(from:)-([UInt8])`` for `Data`, as `Data(contentsOf:)` and URLSession give it.
     ///
     /// ```swift
@@ -44,7 +55,9 @@ public struct Thumbnailer: Sendable {
         let converted = ImageDecoder.convertColor(
             DecodedImage(bitmap: resized, iccProfile: decoded.iccProfile), enabled: decodingOptions.convertsToSRGB
         )
-        return decodingOptions.appliesOrientation ? converted.oriented() : converted
+        var thumbnail = decodingOptions.appliesOrientation ? converted.oriented() : converted
+        for processor in processors { thumbnail = try processor.process(thumbnail) }
+        return thumbnail
     }
 
     /// The draft asked of the decoder: twice the target, so that after DCT or box reduction the

@@ -76,4 +76,22 @@ import Testing
         #expect(throws: (any Error).self) { try ThumbnailCommand.parse(["a.jpg", "--fit", "10by10", "-o", "x"]) }
         #expect(throws: (any Error).self) { try ThumbnailCommand.parse(["a.jpg", "--quality", "101", "-o", "x"]) }
     }
+
+    @Test("Processor flags parse into processors in the documented order, and --circle writes a PNG with clear corners")
+    func processorFlags() async throws {
+        let sky = input.appendingPathComponent("sky.jpeg").path
+        let command = try ThumbnailCommand.parseAsRoot([
+            sky, "--fill", "80x80", "--crop", "60x40:north", "--blur", "1.5", "--sharpen", "--circle", "-o", output.path,
+        ]) as! ThumbnailCommand
+        #expect(command.processors.map(\.identifier) == ["crop(60x40,no)", "blur(1.5)", "sharpen(1.0,1.0,0)", "circle"])
+        #expect(command.outputFormat == .png)
+        try await command.run()
+        let written = try ImageDecoder().decode([UInt8](Data(contentsOf: output.appendingPathComponent("sky.png"))))
+        #expect(written.width == 40 && written.height == 40)
+        #expect(written.pixel(x: 0, y: 0).alpha == 0 && written.pixel(x: 20, y: 20).alpha == 255)
+
+        #expect(throws: (any Error).self) { try ThumbnailCommand.parseAsRoot([sky, "--crop", "10x10:sideways", "-o", output.path]) }
+        #expect(throws: (any Error).self) { try ThumbnailCommand.parseAsRoot([sky, "--round", "4", "--circle", "-o", output.path]) }
+        #expect(throws: (any Error).self) { try ThumbnailCommand.parseAsRoot([sky, "--blur", "-1", "-o", output.path]) }
+    }
 }

@@ -112,4 +112,105 @@ struct PipelineDiskTests {
         #expect(try await pipeline.image(for: request).origin == .source)
         #expect(source.loads.withLock { $0 } == 3)
     }
+
+    @Test("Processed entries are keyed by processors: a next launch serves each from disk, with the original's metadata")
+    func processedEntriesByProcessors() async throws {
+        let source = CountingSource()
+        var circle = source.request(0), blurred = source.request(0)
+        circle.processors = [.circle]
+        blurred.processors = [.blur(sigma: 3)]
+        let first = try pipeline(policy: .processedImages)
+        let expected = try await [first.image(for: circle).image, first.image(for: blurred).image]
+        await first.waitUntilIdle()
+        // One after the other, and with no original kept: a load each.
+        #expect(source.loads.withLock { $0 } == 2)
+
+        let second = try pipeline(policy: .processedImages)
+        let hits = try await [second.image(for: circle), second.image(for: blurred)]
+        #expect(hits.allSatisfy { $0.origin == .disk })
+        #expect(source.loads.withLock { $0 } == 2)
+        #expect(hits[0].image.pixel(x: 0, y: 0).alpha == 0)    // the circle kept its alpha (PNG)
+        #expect(hits[0].image.packedPixels == expected[0].packedPixels)
+        #expect(hits[1].image.width == expected[1].width)
+        // A disk hit describes the source, not the stored thumbnail.
+        for hit in hits {
+            #expect(hit.image.metadata.format == .jpeg)
+            #expect(hit.image.metadata.originalSize == PixelSize(width: 640, height: 427))
+        }
+    }
+
+    /// A source that counts its loads and, once `hold()` is called, waits for `release()`
+    /// before answering, so a test can keep a load in flight while it checks another caller.
+    final class HeldSource: Sendable {
+        let loads = Locked(0)
+        private let held = Locked(false)
+        private let gate = AsyncStream<Void>.makeStream()
+
+        func hold() { held.withLock { $0 = true } }
+        func release() { gate.continuation.finish() }
+
+        func request(_ index: Int) -> ImageRequest {
+            ImageRequest(source: .custom(id: "held-\(index)") { [self] in
+                loads.withLock { $0 += 1 }
+                if held.withLock({ $0 }) { for await _ in gate.stream {} }
+                return PipelineDiskTests.photos[index]
+            }, resize: .fit(width: 64, height: 64))
+        }
+    }
+
+    @Test("A reloading caller downloads while a concurrent caller reads the disk")
+    func reloadBesideDiskRead() async throws {
+        let source = HeldSource()
+        let request = source.request(1)
+        let first = try pipeline(policy: .both)
+        _ = try await first.image(for: request)
+        await first.waitUntilIdle()
+
+        let second = try pipeline(policy: .both)
+        var reload = request
+        reload.options.formUnion(.reloadIgnoringCachedData)
+        source.hold()
+        let fresh = second.imageTask(with: reload)
+        await second.graph.waitUntil { $0.registeredCount == 1 }
+        // The reload is in flight at the source; the other caller is answered from disk.
+        let cached = try await second.image(for: request)
+        #expect(cached.origin == .disk)
+        source.release()
+        #expect(try await fresh.response.origin == .source)
+        #expect(source.loads.withLock { $0 } == 2)
+    }
+
+    @Test("Skipping the disk write stores nothing alone, and does not stop a concurrent caller's write")
+    func skipDiskWrite() async throws {
+        let source = HeldSource()
+        var skips = source.request(2)
+        skips.options.insert(.skipDiskCacheWrite)
+        let pipeline = try pipeline(policy: .both)
+        _ = try await pipeline.image(for: skips)
+        await pipeline.waitUntilIdle()
+        #expect(pipeline.statistics.diskWrites == 0)
+
+        source.hold()
+        var skipsOther = source.request(0)
+        skipsOther.options.insert(.skipDiskCacheWrite)
+        let a = pipeline.imageTask(with: skipsOther), b = pipeline.imageTask(with: source.request(0))
+        await pipeline.graph.waitUntil { $0.registeredCount == 2 }
+        source.release()
+        _ = try await (a.response, b.response)
+        await pipeline.waitUntilIdle()
+        #expect(source.loads.withLock { $0 } == 2)
+        #expect(pipeline.statistics.diskWrites == 2)   // the original and the thumbnail, for the caller that asked
+    }
+
+    @Test("Credentials go into persisted keys as a SHA-256 digest, never in clear")
+    func credentialDigest() throws {
+        let url = URL(string: "https://images.example/photo.jpg")!
+        let request = ImageRequest(source: .url(url, headers: ["Authorization": "Bearer secret-token"]))
+        let key = ImagePipeline(configuration: .standard).cacheKey(for: request).sourceKey
+        #expect(!key.contains("secret-token"))
+        let digest = try #require(key.split(separator: "#credential=").last)
+        #expect(digest.count == 64 && digest.allSatisfy(\.isHexDigit))
+        // SHA-256 of "authorization=Bearer secret-token", computed independently with sha256sum.
+        #expect(digest == "caf3a9d3c46ab32deba81952459ef477611b412e6e4a8dd5714bbead3f5f0d7a")
+    }
 }

@@ -136,6 +136,34 @@ func gettingStartedDecode() throws {
     // README: getting started thumbnail end
 }
 
+/// An app's own async photo effects, for the processing example.
+protocol PhotoEffects: Sendable {
+    func comic(_ bitmap: Bitmap) async throws -> Bitmap
+}
+
+func processingExample(pipeline: ImagePipeline, avatarURL: URL, photoURL: URL, effects: some PhotoEffects) async throws {
+    // README: processing begin
+    // A round avatar and a blurred backdrop of one photo: one download, one decode per size.
+    var avatar = ImageRequest(url: avatarURL, resize: .fill(width: 96, height: 96))
+    avatar.processors = [.circle]
+    var backdrop = ImageRequest(url: avatarURL, resize: .fit(width: 480, height: 480))
+    backdrop.processors = [.blur(sigma: 16)]
+
+    // A card: the most detailed 3:2 window, sharpened, with rounded corners.
+    var card = ImageRequest(url: photoURL, resize: .fit(width: 900, height: 900))
+    card.processors = [.fill(width: 300, height: 200, gravity: .smart), .sharpen(), .roundedCorners(12)]
+
+    // The app's own async effect: its id goes into the cache keys, so bump it when it changes.
+    var comic = ImageRequest(url: photoURL, resize: .fit(width: 600, height: 600))
+    comic.processors = [.custom(id: "comic-v1") { bitmap in try await effects.comic(bitmap) }]
+
+    async let round = pipeline.image(for: avatar), blurred = pipeline.image(for: backdrop)
+    async let cardImage = pipeline.image(for: card), comicImage = pipeline.image(for: comic)
+    let responses = try await (round, blurred, cardImage, comicImage)
+    // README: processing end
+    _ = responses
+}
+
 func pixelsExample() throws {
     // README: pixels begin
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "photo.jpg")))

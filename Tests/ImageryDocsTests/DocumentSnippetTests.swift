@@ -8,6 +8,7 @@ struct DocumentSnippetTests {
         ("library", "README.md"),
         ("foundation", "README.md"),
         ("loaders", "README.md"),
+        ("processing", "README.md"),
         ("disk cache", "README.md"),
         ("pixels", "README.md"),
         ("http client", "README.md"),

@@ -107,6 +107,23 @@ struct Avatar: View {
 }
 // README: fetched image end
 
+// README: round avatar begin
+struct RoundAvatar: View {
+    let url: URL
+
+    var body: some View {
+        // Sized to the 48-point frame at the display's scale, then cut to a circle.
+        AsyncPhoto(url: url) { image in
+            image.resizable()
+        } placeholder: {
+            Color.gray.opacity(0.2)
+        }
+        .processors([.circle])
+        .frame(width: 48, height: 48)
+    }
+}
+// README: round avatar end
+
 protocol ArtworkStore: Sendable {
     func artwork(for albumID: Int64) async throws -> [UInt8]
 }

@@ -6,7 +6,7 @@ import Testing
 /// compiles; this keeps the copies exact.
 @Suite
 struct ReadmeExampleTests {
-    @Test("Every marked block of GalleryExample.swift appears verbatim in the README", arguments: ["gallery", "custom source", "fetched image"])
+    @Test("Every marked block of GalleryExample.swift appears verbatim in the README", arguments: ["gallery", "custom source", "fetched image", "round avatar"])
     func readmeMatchesCompiledExample(block: String) throws {
         let example = try DocumentSnippets.read("Tests/ImageryUITests/GalleryExample.swift")
         let code = try #require(DocumentSnippets.block(block, in: example))

@@ -37,28 +37,28 @@ extension DataCaching {
 public enum DataCachePolicy: Sendable, Hashable {
     /// The downloaded bytes, keyed by source: any size can be made again without a download.
     case originalData
-    /// The processed image, encoded, keyed by source and size: a warm thumbnail needs no decode
-    /// of the large original. Full-size requests are not stored (re-encoding a full-size image
+    /// The processed image, encoded, keyed by source, decode options and processors: a warm
+    /// thumbnail needs no decode of the large original. Full-size unprocessed requests are not stored (re-encoding a full-size image
     /// would cost more than it saves).
     case processedImages
     /// Both.
     case both
-    /// Processed images for requests with a ``ImageRequest/resize``, original bytes for
-    /// full-size requests (whose processed form would be the original decoded again). The
+    /// Processed images for requests with a ``ImageRequest/resize`` or
+    /// ``ImageRequest/processors``, original bytes for full-size unprocessed requests (whose processed form would be the original decoded again). The
     /// default: thumbnails are where a disk hit saves the most (a small decode instead of a
     /// large one) and cost the least space.
     case automatic
 
-    func storesOriginal(resize: Resize?) -> Bool {
+    func storesOriginal(isProcessed: Bool) -> Bool {
         switch self {
         case .originalData, .both: true
         case .processedImages: false
-        case .automatic: resize == nil
+        case .automatic: !isProcessed
         }
     }
 
-    func storesProcessed(resize: Resize?) -> Bool {
-        guard resize != nil else { return false }
+    func storesProcessed(isProcessed: Bool) -> Bool {
+        guard isProcessed else { return false }
         switch self {
         case .processedImages, .both, .automatic: return true
         case .originalData: return false

@@ -1,5 +1,5 @@
 /// What identifies a processed image in the memory cache: the source identity (with any
-/// loader partition such as an account) and the processing applied to it.
+/// loader partition such as an account), the decode options and the processors applied.
 ///
 /// ```swift
 /// let key = pipeline.cacheKey(for: ImageRequest(url: url, resize: .fit(width: 256, height: 256)))
@@ -14,16 +14,19 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     public let allowsUpscaling: Bool
     /// The damage policy, since a lenient decode may differ from a strict one.
     public let policy: DecodingPolicy
+    /// The processors' identifiers in order, joined by `|`; empty for none.
+    public let processors: String
     /// `sourceKey`'s hash, computed once per ``ImageSource`` rather than on every lookup:
     /// hashing a URL-length string is most of the cost of a memory-cache hit.
     private let sourceHash: Int
 
-    init(sourceKey: String, sourceHash: Int? = nil, resize: Resize?, allowsUpscaling: Bool, policy: DecodingPolicy) {
+    init(sourceKey: String, sourceHash: Int? = nil, resize: Resize?, allowsUpscaling: Bool, policy: DecodingPolicy, processors: String = "") {
         self.sourceKey = sourceKey
         self.sourceHash = sourceHash ?? sourceKey.hashValue
         self.resize = resize
         self.allowsUpscaling = allowsUpscaling
         self.policy = policy
+        self.processors = processors
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -31,11 +34,12 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(resize)
         hasher.combine(allowsUpscaling)
         hasher.combine(policy)
+        hasher.combine(processors)
     }
 
     public static func == (lhs: ImageCacheKey, rhs: ImageCacheKey) -> Bool {
         lhs.sourceHash == rhs.sourceHash && lhs.resize == rhs.resize && lhs.allowsUpscaling == rhs.allowsUpscaling
-            && lhs.policy == rhs.policy && lhs.sourceKey == rhs.sourceKey
+            && lhs.policy == rhs.policy && lhs.processors == rhs.processors && lhs.sourceKey == rhs.sourceKey
     }
 
     /// The disk-cache key of the processed image.
@@ -43,6 +47,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         var key = sourceKey + "#" + (resize.map { "\($0)" } ?? "original")
         if allowsUpscaling { key += "+upscaling" }
         if policy == .lenient { key += "+lenient" }
+        if !processors.isEmpty { key += "#" + processors }
         return key
     }
 
@@ -50,6 +55,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         var text = sourceKey
         if let resize { text += " [\(resize)\(allowsUpscaling ? ", upscaling" : "")]" }
         if policy == .lenient { text += " [lenient]" }
+        if !processors.isEmpty { text += " [\(processors)]" }
         return text
     }
 }

@@ -30,6 +30,8 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     case encodingFailed(ImageFormat, detail: String)
     /// A processing request that cannot be honoured (for example a zero target size).
     case invalidRequest(String)
+    /// A processor failed; `identifier` names it and `detail` says why.
+    case processorFailed(identifier: String, detail: String)
 
     public var description: String {
         switch self {
@@ -49,6 +51,8 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(format) encoding failed: \(detail)"
         case let .invalidRequest(detail):
             "invalid request: \(detail)"
+        case let .processorFailed(identifier, detail):
+            "processor \(identifier) failed: \(detail)"
         }
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Where an image's bytes come from: an HTTP(S) URL, a local file, or an async closure.
@@ -93,7 +94,10 @@ public struct ImageSource: Sendable, CustomStringConvertible {
             .map { $0.key.lowercased() + "=" + $0.value }
             .sorted()
         guard !credentials.isEmpty else { return "" }
-        return "#credential=" + StableDigest.hex(of: credentials.joined(separator: "\n"))
+        // Persisted in disk-cache keys: SHA-256, so no one can find a token from its key or
+        // make two users' keys collide.
+        let digest = SHA256.hash(data: Data(credentials.joined(separator: "\n").utf8))
+        return "#credential=" + digest.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
     /// The source for logs and errors: the URL without its query (which may carry a
@@ -109,5 +113,11 @@ public struct ImageSource: Sendable, CustomStringConvertible {
         case let .file(path): return path
         case let .custom(id, _): return "custom:\(id)"
         }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

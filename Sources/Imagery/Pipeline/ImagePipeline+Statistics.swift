@@ -14,8 +14,8 @@ extension ImagePipeline {
         /// Requests made through `image(for:)`, `imageTask(with:)`, `events(for:)`,
         /// `data(for:)`, `loadImage(with:)` and `prefetch(_:)`.
         public var requests = 0
-        /// Requests that joined work already under way: a decode (same key) or a download
-        /// (same source, another size).
+        /// Joins of work already under way, counted at each stage joined: a processing run
+        /// (same key), a decode (same source and decode options) or a download (same source).
         public var coalesced = 0
         /// Requests answered from the memory cache.
         public var memoryHits = 0
@@ -25,6 +25,9 @@ extension ImagePipeline {
         public var bytesDownloaded = 0
         /// Decodes completed.
         public var decodes = 0
+        /// Processing runs completed (requests with ``ImageRequest/processors``; requests
+        /// that share a run count once).
+        public var processingRuns = 0
         /// Failed requests by ``ImagePipelineError/kind`` (`"not_found"`, `"http_5xx"`,
         /// `"decoding"`, `"cancelled"` …).
         public var failures: [String: Int] = [:]

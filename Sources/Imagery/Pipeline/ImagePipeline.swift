@@ -1,36 +1,31 @@
 import Logging
 
 // The task graph. Boxes on the left belong to callers; everything inside the frame runs on
-// PipelineActor (one isolation domain, plain synchronous calls); the loader and the decoder
-// run off it, each in its own Task, and report back with one hop.
+// PipelineActor (one isolation domain, plain synchronous calls); the loader, the decoder and
+// the processors run off it, each in its own Task, and report back with one hop.
 //
-//  caller                     PipelineActor                               off the actor
-//  ──────                     ─────────────────────────────────────────   ─────────────
+//  caller                PipelineActor: three stages, each a table of Jobs        off the actor
+//  ──────                ──────────────────────────────────────────────────        ─────────────
 //  cachedImage(for:) ─► ImageCache (lock, no hop) ─► hit
 //  image(for:) ───┐
-//  imageTask ─────┼─► ImageTask ──► DecodeJob ─────────► FetchJob ───────► DataLoading
-//  events(for:) ──┘    (one per     (one per ImageCacheKey:   (one per source:   (URLSession,
-//                       caller)      same source + size)       any size)          file, closure)
-//  data(for:) ────────► DataTask ──────────────────────────────────► (joins the FetchJob too)
-//                        │  cancel      │ priority = max of      │ priority = max of
-//                        │  priority    │ its tasks              │ its decode jobs
-//                        ▼              ▼                        ▼
-//                     refcount:     WorkQueue "decodes"       WorkQueue "downloads"
-//                     last one      (≤ cores, by priority)    (≤ 6, by priority)
-//                     out cancels        │                        │
-//                     the job            └──────► ImageDecoding ◄─┘ bytes
-//                                                 (@concurrent: draft decode + resize)
+//  imageTask ─────┼─► ImageTask ─► process Job ─► decode Job ─► fetch Job ─► DataLoading
+//  events(for:) ──┘               (ProcessKey:    (DecodeKey:   (FetchKey:
+//                                  + processors)   + size,       source)
+//                                                  limits)
+//  data(for:) ────────► DataTask ──────────────────────────────► (joins the fetch Job too)
 //
-// With a disk tier (DataCaching), a new DecodeJob first looks for its processed image on disk
-// and a FetchJob for the original bytes, both off the actor; what comes from the source is
-// written back in detached tasks, so delivery never waits for a disk write.
+// Every Job is subscribed to by the stage below it (or by callers): its priority is the
+// highest of its subscribers', and the last subscriber out cancels it, which drops its own
+// subscription upstream. So cancellation reaches every stage and stops each one only when
+// nobody downstream waits for it. Work waits in three WorkQueues, by priority: "downloads"
+// (≤ 6), "decodes" and "processing" (≤ cores).
 //
-// A task that leaves unsubscribes from its DecodeJob; a DecodeJob with no tasks left cancels
-// its decode and unsubscribes from its FetchJob; a FetchJob with no decode jobs and no data
-// tasks left cancels the download, which closes the connection and frees the bytes.
+// With a disk tier (DataCaching), a new process Job first looks for its processed image on
+// disk and a fetch Job for the original bytes, both off the actor; what comes from the source
+// is written back in detached tasks, so delivery never waits for a disk write.
 
-/// Loads images: one download per source and one decode per size, however many callers ask
-/// at once; stops work nobody waits for; caches the results in memory.
+/// Loads images: one download per source, one decode per size and one processing run per
+/// list of processors, however many callers ask at once; stops work nobody waits for; caches the results in memory.
 ///
 /// ```swift
 /// import Imagery
@@ -110,7 +105,8 @@ public final class ImagePipeline: Sendable {
                 sourceHash: request.source.identityHash,
                 resize: request.resize,
                 allowsUpscaling: request.allowsUpscaling,
-                policy: request.decodingPolicy
+                policy: request.decodingPolicy,
+                processors: request.processors.isEmpty ? "" : request.processors.cacheIdentifier
             )
         }
         var sourceKey = request.cacheIdentity.map { $0 + request.source.credentialSuffix } ?? request.source.identity
@@ -119,7 +115,8 @@ public final class ImagePipeline: Sendable {
             sourceKey: sourceKey,
             resize: request.resize,
             allowsUpscaling: request.allowsUpscaling,
-            policy: request.decodingPolicy
+            policy: request.decodingPolicy,
+            processors: request.processors.isEmpty ? "" : request.processors.cacheIdentifier
         )
     }
 
@@ -132,8 +129,8 @@ public final class ImagePipeline: Sendable {
 
     /// ``cachedImage(for:)`` for a caller that already holds the request's key.
     package func cachedImage(for request: ImageRequest, key: ImageCacheKey) -> ImageResponse? {
-        guard let cache, !request.options.contains(.skipMemoryCacheRead) else { return nil }
-        return cache[key]
+        guard let cache, !request.options.contains(.skipMemoryCacheRead), let hit = cache[key], hit.fits(request) else { return nil }
+        return hit
     }
 
     /// Loads the image for `request`: from memory without leaving the caller's executor, or

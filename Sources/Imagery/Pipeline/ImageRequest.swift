@@ -1,7 +1,7 @@
 import Foundation
 
-/// What to load and how to present it: the source, the target size, the priority and the
-/// cache options, all as typed properties.
+/// What to load and how to present it: the source, the target size, the processors, the
+/// priority and the cache options, all as typed properties.
 ///
 /// ```swift
 /// var request = ImageRequest(url: url, resize: .fit(width: 256, height: 256))
@@ -28,8 +28,19 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// Whether damaged data yields an error or a flagged partial image. Default: `.strict`.
     public var decodingPolicy: DecodingPolicy = .strict
     /// The largest image accepted, checked against the header before any pixel memory is
-    /// allocated. Default: 100 megapixels.
+    /// allocated. A memory-cache entry whose source is larger is not returned either.
+    /// Default: 100 megapixels.
     public var maximumPixelCount: Int = 100_000_000
+    /// What to do to the image after it is decoded and resized, in order: crops, blurs,
+    /// rounded corners, the app's own effects. Their identifiers are part of every cache key,
+    /// so requests that differ only here share the download and the decode, and each
+    /// distinct list is processed once. Default: none.
+    ///
+    /// ```swift
+    /// var request = ImageRequest(url: avatarURL, resize: .fill(width: 96, height: 96))
+    /// request.processors = [.circle]
+    /// ```
+    public var processors: [any ImageProcessing] = []
 
     /// A request for `source`, presented at `resize`.
     public init(source: ImageSource, resize: Resize? = nil, priority: Priority = .normal) {
@@ -61,7 +72,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        resize.map { "\(source) [\($0)]" } ?? source.description
+        var text = resize.map { "\(source) [\($0)]" } ?? source.description
+        if !processors.isEmpty { text += " [\(processors.cacheIdentifier)]" }
+        return text
     }
 }
 

@@ -23,14 +23,15 @@ import SwiftUIStub
 ///
 /// - When the request has no `resize`, the image is downsampled to the size
 ///   the view is laid out at times the display scale (see ``layoutFit(_:)``).
+/// - ``processors(_:)`` runs processors on it (a circle, a blur) once it is sized.
 /// - When the view disappears its load is cancelled; ``disappearBehavior(_:)`` can lower its
-///   priority instead. It reloads when the request's identity (source and size) changes.
+///   priority instead. It reloads when the request's identity (source, size and processors) changes.
 /// - The pipeline comes from the environment (`.imagePipeline(_:)`).
 ///
 /// Everything it does is in ``ImageModel``, which is tested on Linux; this view only reads
 /// the model's phase and hands it the request from its `task(id:)`.
 public struct AsyncPhoto<Content: View>: View {
-    private let request: ImageRequest?
+    private var request: ImageRequest?
     private let scale: CGFloat
     private let content: (AsyncPhotoPhase) -> Content
     private var fit = ImageRequest.LayoutFit.fill
@@ -98,6 +99,20 @@ public struct AsyncPhoto<Content: View>: View {
     public func disappearBehavior(_ behavior: ImageModel.DisappearBehavior) -> Self {
         var copy = self
         copy.disappearBehavior = behavior
+        return copy
+    }
+
+    /// Runs `processors` on the image after it is sized, as ``Imagery/ImageRequest/processors``
+    /// (replacing any the request had): a round avatar, a blurred backdrop.
+    ///
+    /// ```swift
+    /// AsyncPhoto(url: user.avatarURL)
+    ///     .processors([.circle])
+    ///     .frame(width: 48, height: 48)
+    /// ```
+    public func processors(_ processors: [any ImageProcessing]) -> Self {
+        var copy = self
+        copy.request?.processors = processors
         return copy
     }
 

@@ -49,9 +49,19 @@ public struct FetchedImage: @preconcurrency DynamicProperty {
         self.pipeline = pipeline
     }
 
-    /// Loads `url` through `pipeline`, or through the environment's pipeline when `nil`.
-    public init(url: URL?, pipeline: ImagePipeline? = nil) {
-        self.init(url.map { ImageRequest(url: $0) }, pipeline: pipeline)
+    /// Loads `url` at `resize`, runs `processors` on it, through `pipeline` (or the
+    /// environment's pipeline when `nil`).
+    ///
+    /// ```swift
+    /// @FetchedImage(url: user.avatarURL, resize: .fill(width: 96, height: 96), processors: [.circle])
+    /// var avatar: ImagePhase
+    /// ```
+    public init(url: URL?, resize: Resize? = nil, processors: [any ImageProcessing] = [], pipeline: ImagePipeline? = nil) {
+        self.init(url.map { url in
+            var request = ImageRequest(url: url, resize: resize)
+            request.processors = processors
+            return request
+        }, pipeline: pipeline)
     }
 
     /// The phase to draw now.

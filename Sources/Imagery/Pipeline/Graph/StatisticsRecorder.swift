@@ -14,6 +14,7 @@ final class StatisticsRecorder: Sendable {
     private let downloads = Atomic<Int>(0)
     private let bytes = Atomic<Int>(0)
     private let decodes = Atomic<Int>(0)
+    private let processingRuns = Atomic<Int>(0)
     private let metrics: Counters
     private let failures = Locked<[String: Int]>([:])
     /// The failure counters, one per known ``ImagePipelineError/kind``, made at start; a kind
@@ -23,7 +24,7 @@ final class StatisticsRecorder: Sendable {
     private let prefix: String
 
     private struct Counters: Sendable {
-        let requests, coalesced, memoryHits, diskHits, diskWrites, downloads, bytes, decodes: Counter
+        let requests, coalesced, memoryHits, diskHits, diskWrites, downloads, bytes, decodes, processingRuns: Counter
     }
 
     init(metricsPrefix prefix: String) {
@@ -36,7 +37,8 @@ final class StatisticsRecorder: Sendable {
             diskWrites: Counter(label: "\(prefix)_disk_writes_total"),
             downloads: Counter(label: "\(prefix)_downloads_total"),
             bytes: Counter(label: "\(prefix)_downloaded_bytes_total"),
-            decodes: Counter(label: "\(prefix)_decodes_total")
+            decodes: Counter(label: "\(prefix)_decodes_total"),
+            processingRuns: Counter(label: "\(prefix)_processing_runs_total")
         )
         failureCounters = Dictionary(uniqueKeysWithValues: ImagePipelineError.allKinds.map {
             ($0, Counter(label: "\(prefix)_failures_total", dimensions: [("kind", $0)]))
@@ -50,6 +52,7 @@ final class StatisticsRecorder: Sendable {
     func recordDiskWrite() { diskWrites.add(1, ordering: .relaxed); metrics.diskWrites.increment() }
     func recordDownload() { downloads.add(1, ordering: .relaxed); metrics.downloads.increment() }
     func recordDecode() { decodes.add(1, ordering: .relaxed); metrics.decodes.increment() }
+    func recordProcessing() { processingRuns.add(1, ordering: .relaxed); metrics.processingRuns.increment() }
 
     func recordBytes(_ count: Int) {
         bytes.add(count, ordering: .relaxed)
@@ -78,6 +81,7 @@ final class StatisticsRecorder: Sendable {
         statistics.downloads = downloads.load(ordering: .relaxed)
         statistics.bytesDownloaded = bytes.load(ordering: .relaxed)
         statistics.decodes = decodes.load(ordering: .relaxed)
+        statistics.processingRuns = processingRuns.load(ordering: .relaxed)
         statistics.failures = failures.withLock { $0 }
         return statistics
     }

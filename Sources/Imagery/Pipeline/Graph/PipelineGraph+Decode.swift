@@ -1,0 +1,73 @@
+import Logging
+
+// Stage 2: one decode (and resize) per source and decode options.
+extension PipelineGraph {
+    /// Subscribes to the decode of `key`, starting it (and joining its fetch) if none is
+    /// under way.
+    func joinDecode(
+        _ key: DecodeKey, source: ImageSource, priority: ImageRequest.Priority, writes: Writes,
+        _ handler: @escaping Job<Decoded>.Handler
+    ) -> Subscription {
+        join(\.decodeJobs, key: key, priority: priority, writes: writes, handler) { job in
+            job.dependency = joinFetch(key.fetch, source: source, priority: job.priority, writes: job.writes) { [unowned self] event in
+                switch event {
+                case let .progress(progress):
+                    job.send(progress)
+                case let .finished(.success(fetched)):
+                    job.dependency = nil
+                    job.enqueue(on: decodes) { [unowned self] in
+                        runDecode(job, key: key, source: source, bytes: fetched.bytes, origin: fetched.origin)
+                    }
+                case let .finished(.failure(error)):
+                    if remove(job, from: \.decodeJobs, key: key) { job.finish(.failure(error)) }
+                }
+            }
+        }
+    }
+
+    private func runDecode(_ job: Job<Decoded>, key: DecodeKey, source: ImageSource, bytes: [UInt8], origin: ImageResponse.Origin) {
+        let decoder = self.decoder
+        job.work = Task(priority: job.priority.taskPriority) {
+            let result = await Self.decode(bytes, key: key, source: source.description, decoder: decoder)
+            self.decodeFinished(job, key: key, source: source, result.map { ($0, origin) })
+        }
+    }
+
+    /// Decodes `bytes` as `key` asks, or as they are when `key` has no resize.
+    @concurrent
+    nonisolated static func decode(
+        _ bytes: [UInt8], key: DecodeKey, source: String, decoder: any ImageDecoding
+    ) async -> Result<Bitmap, ImagePipelineError> {
+        // Cancellation is honoured between stages: before the decode, and before the result
+        // is handed back (a decode itself is not interruptible).
+        if Task.isCancelled { return .failure(.cancelled) }
+        var options = DecodingOptions()
+        options.policy = key.policy
+        options.maximumPixelCount = key.maximumPixelCount
+        do throws(ImageError) {
+            let bitmap: Bitmap = if let resize = key.resize {
+                try decoder.decode(bytes, resize: resize, allowsUpscaling: key.allowsUpscaling, options: options)
+            } else {
+                try decoder.decode(bytes, options: options)
+            }
+            if Task.isCancelled { return .failure(.cancelled) }
+            return .success(bitmap)
+        } catch let .invalidRequest(detail) {
+            return .failure(.processingFailed(source: source, .invalidRequest(detail)))
+        } catch {
+            return .failure(.decodingFailed(source: source, error))
+        }
+    }
+
+    private func decodeFinished(_ job: Job<Decoded>, key: DecodeKey, source: ImageSource, _ result: Result<Decoded, ImagePipelineError>) {
+        defer { checkProbes() }
+        job.workFinished()
+        guard remove(job, from: \.decodeJobs, key: key) else { return }
+        if case let .failure(error) = result {
+            logger.debug("decode failed", metadata: ["source": "\(source)", "error": "\(error)"])
+        } else {
+            statistics.recordDecode()
+        }
+        job.finish(result)
+    }
+}

@@ -1,0 +1,89 @@
+import Logging
+
+// Stage 1: one download (or stored-original read) per source.
+extension PipelineGraph {
+    /// Subscribes to the fetch of `key`, starting it if none is under way.
+    func joinFetch(
+        _ key: FetchKey, source: ImageSource, priority: ImageRequest.Priority, writes: Writes,
+        _ handler: @escaping Job<Fetched>.Handler
+    ) -> Subscription {
+        join(\.fetchJobs, key: key, priority: priority, writes: writes, handler) { job in
+            if source.isLocalFile {
+                // A local read takes microseconds to milliseconds: it never waits for a
+                // download slot, so slow network sources cannot starve it.
+                runFetch(job, key: key, source: source)
+            } else {
+                job.enqueue(on: downloads) { [unowned self] in runFetch(job, key: key, source: source) }
+            }
+        }
+    }
+
+    private func runFetch(_ job: Job<Fetched>, key: FetchKey, source: ImageSource) {
+        let loader = self.loader, statistics = self.statistics, logger = self.logger
+        let disk = key.readsDisk ? self.disk : nil
+        let relay = ProgressRelay { [weak job] progress in job?.send(progress) }
+        job.work = Task(priority: job.priority.taskPriority) {
+            let result = await Self.load(
+                source, key: key.source, with: loader, disk: disk, statistics: statistics, logger: logger, progress: relay
+            )
+            self.fetchFinished(job, key: key, source: source, result)
+        }
+    }
+
+    /// The original bytes: from the disk tier when the key allows it, else from the loader
+    /// (and then stored in the background: delivery never waits for the disk write).
+    @concurrent
+    private nonisolated static func load(
+        _ source: ImageSource,
+        key: String,
+        with loader: any DataLoading,
+        disk: DiskTier?,
+        statistics: StatisticsRecorder,
+        logger: Logger,
+        progress: ProgressRelay
+    ) async -> Result<Fetched, DataLoadingError> {
+        if let disk, let bytes = await disk.cache.cachedData(for: key) {
+            return .success((bytes, .disk))
+        }
+        if Task.isCancelled { return .failure(.cancelled) }
+        statistics.recordDownload()
+        logger.debug("download started", metadata: ["source": "\(source)"])
+        do {
+            let bytes = try await loader.loadData(for: source) { progress.send($0) }
+            return .success((bytes, .source))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func fetchFinished(_ job: Job<Fetched>, key: FetchKey, source: ImageSource, _ result: Result<Fetched, DataLoadingError>) {
+        defer { checkProbes() }
+        job.workFinished()
+        guard remove(job, from: \.fetchJobs, key: key) else {
+            logger.debug("download cancelled: no caller is waiting", metadata: ["source": "\(source)"])
+            return
+        }
+        switch result {
+        case let .success(fetched):
+            if fetched.origin == .source {
+                statistics.recordBytes(fetched.bytes.count)
+                logger.debug("download finished", metadata: ["source": "\(source)", "bytes": "\(fetched.bytes.count)"])
+                if job.writes.contains(.originalOnDisk) { storeOriginal(fetched.bytes, key: key.source) }
+            }
+            job.finish(.success(fetched))
+        case let .failure(error):
+            logger.debug("download failed", metadata: ["source": "\(source)", "error": "\(error)"])
+            job.finish(.failure(error == .cancelled ? .cancelled : .loadingFailed(error)))
+        }
+    }
+
+    private func storeOriginal(_ bytes: [UInt8], key: String) {
+        guard let disk else { return }
+        statistics.recordDiskWrite()
+        pendingDiskWrites += 1
+        Task.detached(priority: .utility) {
+            await disk.cache.storeData(bytes, for: key)
+            await self.diskWriteFinished()
+        }
+    }
+}

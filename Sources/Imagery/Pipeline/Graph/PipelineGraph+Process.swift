@@ -1,0 +1,161 @@
+import Logging
+
+// Stage 3: one processing run per decode and processors, with the processed-image disk
+// tier and the memory-cache write.
+extension PipelineGraph {
+    /// Subscribes to the processed image for `request`, starting the run (and whatever it
+    /// needs upstream) if none is under way.
+    func joinProcess(
+        _ request: ImageRequest, key: ImageCacheKey, priority: ImageRequest.Priority, writes: Writes,
+        _ handler: @escaping Job<ImageResponse>.Handler
+    ) -> Subscription {
+        let readsOriginal = disk?.readsOriginal(for: request) ?? false
+        let decodeKey = DecodeKey(
+            fetch: FetchKey(source: key.sourceKey, readsDisk: readsOriginal),
+            resize: request.resize, allowsUpscaling: request.allowsUpscaling,
+            policy: request.decodingPolicy, maximumPixelCount: request.maximumPixelCount
+        )
+        let processKey = ProcessKey(image: key, decode: decodeKey, readsDisk: disk?.readsProcessed(for: request) ?? false)
+        return join(\.processJobs, key: processKey, priority: priority, writes: writes, handler) { job in
+            let run = ProcessRun(key: processKey, request: request)
+            if let disk, processKey.readsDisk {
+                lookUpProcessed(job, run, in: disk)
+            } else {
+                attachDecode(job, run)
+            }
+        }
+    }
+
+    /// What a processing job needs to know about its work, captured from the first caller.
+    /// Everything in it that changes the result is part of the job's key.
+    struct ProcessRun: Sendable {
+        let key: ProcessKey
+        let request: ImageRequest
+        var source: ImageSource { request.source }
+    }
+
+    private func attachDecode(_ job: Job<ImageResponse>, _ run: ProcessRun) {
+        job.dependency = joinDecode(run.key.decode, source: run.source, priority: job.priority, writes: job.writes) { [unowned self] event in
+            switch event {
+            case let .progress(progress):
+                job.send(progress)
+            case let .finished(.success(decoded)):
+                job.dependency = nil
+                if run.request.processors.isEmpty {
+                    complete(job, run, .success(ImageResponse(image: decoded.image, origin: decoded.origin)), stored: false)
+                } else {
+                    job.enqueue(on: processing) { [unowned self] in runProcessors(job, run, on: decoded) }
+                }
+            case let .finished(.failure(error)):
+                complete(job, run, .failure(error), stored: false)
+            }
+        }
+    }
+
+    private func runProcessors(_ job: Job<ImageResponse>, _ run: ProcessRun, on decoded: Decoded) {
+        job.work = Task(priority: job.priority.taskPriority) {
+            let result = await Self.process(decoded.image, run: run)
+            job.workFinished()
+            if case .failure(.cancelled) = result {} else { self.statistics.recordProcessing() }
+            self.complete(job, run, result.map { ImageResponse(image: $0, origin: decoded.origin) }, stored: false)
+        }
+    }
+
+    /// Runs the processors in order, off the actor; cancellation is honoured between them
+    /// (and inside any async processor that checks it).
+    @concurrent
+    private nonisolated static func process(_ image: Bitmap, run: ProcessRun) async -> Result<Bitmap, ImagePipelineError> {
+        var image = image
+        let context = ImageProcessingContext(request: run.request)
+        for processor in run.request.processors {
+            if Task.isCancelled { return .failure(.cancelled) }
+            do throws(ImageError) {
+                image = try await processor.process(image, context: context)
+            } catch {
+                if Task.isCancelled { return .failure(.cancelled) }
+                return .failure(.processingFailed(source: run.source.description, error))
+            }
+        }
+        if Task.isCancelled { return .failure(.cancelled) }
+        return .success(image)
+    }
+
+    /// Delivers the result: stores it in memory and on disk as the callers asked, then
+    /// finishes the job. `stored` results came from the processed tier and are not stored again.
+    private func complete(_ job: Job<ImageResponse>, _ run: ProcessRun, _ result: Result<ImageResponse, ImagePipelineError>, stored: Bool) {
+        defer { checkProbes() }
+        guard remove(job, from: \.processJobs, key: run.key) else { return }
+        switch result {
+        case let .success(response):
+            // The cache stores it as a memory response, so a hit is returned as it is.
+            if job.writes.contains(.memory) { cache?[run.key.image] = response }
+            if !stored, job.writes.contains(.processedOnDisk), let disk, disk.keepsProcessed(for: run.request) {
+                storeProcessed(response.image, key: run.key.image.processedDataKey, in: disk)
+            }
+        case let .failure(error):
+            if error != .cancelled {
+                logger.debug("processing failed", metadata: ["source": "\(run.source)", "error": "\(error)"])
+            }
+        }
+        job.finish(result)
+    }
+
+    // MARK: - The processed-image disk tier
+
+    /// Looks for the processed image on disk (off the actor); a miss goes on to the decode.
+    private func lookUpProcessed(_ job: Job<ImageResponse>, _ run: ProcessRun, in disk: DiskTier) {
+        let key = run.key.image.processedDataKey
+        job.work = Task(priority: job.priority.taskPriority) {
+            let entry = await Self.read(key, from: disk)
+            job.work = nil
+            guard self.processJobs[run.key] === job, !job.isDone else { return }   // every caller left meanwhile
+            if let entry {
+                job.enqueue(on: self.decodes) { [unowned self] in decodeStored(job, run, entry) }
+            } else {
+                self.attachDecode(job, run)
+            }
+        }
+    }
+
+    @concurrent
+    private nonisolated static func read(_ key: String, from disk: DiskTier) async -> ProcessedEntry? {
+        await disk.cache.cachedData(for: key).flatMap(ProcessedEntry.init(stored:))
+    }
+
+    /// Decodes a stored processed image as it is (it is already at the requested size and
+    /// processed), with the original's metadata restored.
+    private func decodeStored(_ job: Job<ImageResponse>, _ run: ProcessRun, _ entry: ProcessedEntry) {
+        var key = run.key.decode
+        key.resize = nil
+        let decoder = self.decoder, source = run.source.description
+        job.work = Task(priority: job.priority.taskPriority) {
+            let decoded = await Self.decode(entry.image, key: key, source: source, decoder: decoder)
+            job.workFinished()
+            switch decoded {
+            case var .success(image):
+                image.metadata = entry.restoring(image.metadata)
+                self.statistics.recordDecode()
+                self.complete(job, run, .success(ImageResponse(image: image, origin: .disk)), stored: true)
+            case .failure(.cancelled):
+                self.complete(job, run, .failure(.cancelled), stored: true)
+            case let .failure(error):
+                // A stored entry that no longer decodes is not served: load it afresh.
+                self.logger.debug("stored processed image unreadable", metadata: ["source": "\(run.source)", "error": "\(error)"])
+                guard self.processJobs[run.key] === job, !job.isDone else { return }
+                self.attachDecode(job, run)
+            }
+        }
+    }
+
+    private func storeProcessed(_ bitmap: Bitmap, key: String, in disk: DiskTier) {
+        guard let encoder = disk.encoder else { return }
+        statistics.recordDiskWrite()
+        pendingDiskWrites += 1
+        Task.detached(priority: .utility) {
+            if let bytes = try? encoder.encode(bitmap) {
+                await disk.cache.storeData(ProcessedEntry(image: bytes, metadata: bitmap.metadata).stored, for: key)
+            }
+            await self.diskWriteFinished()
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// The keys under which the three stages coalesce work. Each holds every option that
+/// changes that stage's result or the work it does, so two callers share a job only when
+/// they would get exactly the same from it.
+
+/// One download (or one read of the stored original).
+struct FetchKey: Hashable {
+    /// The source identity, with any loader partition and credential digest.
+    var source: String
+    /// Whether the stored original may be used: a caller that reloads never shares a fetch
+    /// with one that reads the disk.
+    var readsDisk: Bool
+}
+
+/// One decode (and resize) of fetched bytes.
+struct DecodeKey: Hashable {
+    var fetch: FetchKey
+    var resize: Resize?
+    var allowsUpscaling: Bool
+    var policy: DecodingPolicy
+    var maximumPixelCount: Int
+}
+
+/// One processing run: the decode it starts from, the processors, and whether a stored
+/// processed image may be used.
+struct ProcessKey: Hashable {
+    var image: ImageCacheKey
+    var decode: DecodeKey
+    var readsDisk: Bool
+}

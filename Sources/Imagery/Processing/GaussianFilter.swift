@@ -1,0 +1,176 @@
+import Foundation
+
+/// A separable Gaussian blur over 8-bit RGBA, vectorised with `SIMD4<Float>`.
+///
+/// Small sigmas (up to ``kernelSigmaLimit``) use a sampled Gaussian kernel of radius
+/// ⌈3σ⌉, whose cost grows with sigma. Larger sigmas use three passes of an *extended* box
+/// filter per axis: a box of integer radius plus a fractional weight on its two outer taps,
+/// chosen so the three passes have exactly the Gaussian's variance. Each pass costs the same
+/// at any radius (a running sum), so sigma 50 costs what sigma 5 does. The result is a
+/// piecewise-quadratic bell rather than a Gaussian. Against libvips' float-precision
+/// Gaussian on a photo, `ProcessingReferenceTests` measures 49.8 dB PSNR at sigma 1 and 2
+/// (the kernel; the gap is 8-bit rounding between passes) and 48.7 dB at sigma 6 (the boxes).
+///
+/// Edges extend the nearest pixel (no dark or transparent border bleeds in). Straight alpha
+/// is premultiplied on load, so transparent pixels never tint their neighbours, and the
+/// result is left premultiplied for the caller to convert.
+///
+/// Rows are filtered one at a time; columns in strips of ``stripWidth`` pixels, which reads
+/// whole cache lines and keeps the strip's running sums in registers' reach.
+package enum GaussianFilter {
+    /// Up to this sigma the kernel is a sampled Gaussian; above it, three extended boxes.
+    package static let kernelSigmaLimit = 2.0
+    static let stripWidth = 16
+
+    /// `image` blurred by `sigma`, premultiplied (or opaque). `sigma` must be positive.
+    package static func blurred(_ image: Bitmap, sigma: Double) -> Bitmap {
+        let width = image.width, height = image.height
+        let passes = Passes(sigma: sigma)
+        let premultiply = image.alphaMode == .straight
+        let alpha = image.alphaMode != .opaque
+        var intermediate = [UInt8](repeating: 0, count: width * height * 4)
+        var output = [UInt8](repeating: 0, count: width * height * 4)
+        let longest = max(width, height)
+        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: longest * stripWidth)
+        let other = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: longest * stripWidth)
+        let padded = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: (longest + 2 * passes.padding) * stripWidth)
+        defer { line.deallocate(); other.deallocate(); padded.deallocate() }
+
+        image.pixels.withUnsafeBufferPointer { source in
+            intermediate.withUnsafeMutableBufferPointer { middle in
+                for y in 0..<height {
+                    let row = source.baseAddress! + y * image.bytesPerRow
+                    for x in 0..<width { line[x] = load(row + x * 4, premultiply: premultiply) }
+                    let result = passes.run(line, other, padded, count: width, lanes: 1)
+                    let out = middle.baseAddress! + y * width * 4
+                    for x in 0..<width { store(result[x], into: out + x * 4) }
+                }
+            }
+        }
+        intermediate.withUnsafeBufferPointer { middle in
+            output.withUnsafeMutableBufferPointer { out in
+                for x0 in stride(from: 0, to: width, by: stripWidth) {
+                    let lanes = min(stripWidth, width - x0)
+                    for y in 0..<height {
+                        let row = middle.baseAddress! + (y * width + x0) * 4
+                        for lane in 0..<lanes { line[y * lanes + lane] = load(row + lane * 4, premultiply: false) }
+                    }
+                    let result = passes.run(line, other, padded, count: height, lanes: lanes)
+                    for y in 0..<height {
+                        let row = out.baseAddress! + (y * width + x0) * 4
+                        for lane in 0..<lanes { store(result[y * lanes + lane], into: row + lane * 4) }
+                    }
+                }
+            }
+        }
+        return Bitmap(width: width, height: height, pixels: output,
+                      alphaMode: alpha ? .premultiplied : .opaque, metadata: image.metadata)
+    }
+
+    @inline(__always)
+    static func load(_ p: UnsafePointer<UInt8>, premultiply: Bool) -> SIMD4<Float> {
+        let value = SIMD4<Float>(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3]))
+        guard premultiply, p[3] != 255 else { return value }
+        let a = value.w * (1 / 255)
+        return SIMD4(value.x * a, value.y * a, value.z * a, value.w)
+    }
+
+    @inline(__always)
+    static func store(_ value: SIMD4<Float>, into p: UnsafeMutablePointer<UInt8>) {
+        let clamped = (value + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+        p[0] = UInt8(clamped.x)
+        p[1] = UInt8(clamped.y)
+        p[2] = UInt8(clamped.z)
+        p[3] = UInt8(clamped.w)
+    }
+
+    /// The 1-D filtering of one axis: a kernel, or three extended boxes.
+    struct Passes {
+        enum Kind {
+            case kernel([Float])
+            case boxes(radius: Int, fraction: Float)
+        }
+
+        let kind: Kind
+        /// Elements replicated at each end of a line, so no tap reads outside it.
+        let padding: Int
+
+        init(sigma: Double) {
+            if sigma <= GaussianFilter.kernelSigmaLimit {
+                let radius = max(1, Int((3 * sigma).rounded(.up)))
+                var weights = (-radius...radius).map { Float(exp(-Double($0 * $0) / (2 * sigma * sigma))) }
+                let total = weights.reduce(0, +)
+                weights = weights.map { $0 / total }
+                kind = .kernel(weights)
+                padding = radius
+            } else {
+                // One pass of an extended box of radius r + a has variance
+                // (r(r+1)(2r+1)/3 + 2a(r+1)²) / (2r+1+2a); three passes share σ².
+                let variance = sigma * sigma / 3
+                let r = Int(((12 * variance + 1).squareRoot() - 1) / 2)
+                let rr = Double(r)
+                let a = (2 * rr + 1) * (rr * (rr + 1) / 3 - variance) / (2 * (variance - (rr + 1) * (rr + 1)))
+                kind = .boxes(radius: r, fraction: Float(a))
+                padding = r + 1
+            }
+        }
+
+        /// Filters `line` (`count` elements of `lanes` pixels each) and returns the buffer
+        /// holding the result: `line` or `other`.
+        func run(
+            _ line: UnsafeMutablePointer<SIMD4<Float>>, _ other: UnsafeMutablePointer<SIMD4<Float>>,
+            _ padded: UnsafeMutablePointer<SIMD4<Float>>, count: Int, lanes: Int
+        ) -> UnsafeMutablePointer<SIMD4<Float>> {
+            switch kind {
+            case let .kernel(weights):
+                pad(line, into: padded, count: count, lanes: lanes)
+                weights.withUnsafeBufferPointer { weights in
+                    for i in 0..<count {
+                        for lane in 0..<lanes {
+                            var sum = SIMD4<Float>.zero
+                            var tap = padded + i * lanes + lane
+                            for weight in weights {
+                                sum += tap.pointee * weight
+                                tap += lanes
+                            }
+                            other[i * lanes + lane] = sum
+                        }
+                    }
+                }
+                return other
+            case let .boxes(radius, fraction):
+                var from = line, to = other
+                for _ in 0..<3 {
+                    pad(from, into: padded, count: count, lanes: lanes)
+                    box(padded, into: to, count: count, lanes: lanes, radius: radius, fraction: fraction)
+                    swap(&from, &to)
+                }
+                return from
+            }
+        }
+
+        private func pad(_ line: UnsafePointer<SIMD4<Float>>, into padded: UnsafeMutablePointer<SIMD4<Float>>, count: Int, lanes: Int) {
+            for i in -padding..<(count + padding) {
+                let source = line + min(count - 1, max(0, i)) * lanes
+                (padded + (i + padding) * lanes).update(from: source, count: lanes)
+            }
+        }
+
+        private func box(
+            _ padded: UnsafePointer<SIMD4<Float>>, into out: UnsafeMutablePointer<SIMD4<Float>>,
+            count: Int, lanes: Int, radius r: Int, fraction a: Float
+        ) {
+            let scale = 1 / (Float(2 * r + 1) + 2 * a)
+            let centre = padded + padding * lanes
+            for lane in 0..<lanes {
+                var sum = SIMD4<Float>.zero
+                for j in -r...r { sum += centre[j * lanes + lane] }
+                for i in 0..<count {
+                    if i > 0 { sum += centre[(i + r) * lanes + lane] - centre[(i - r - 1) * lanes + lane] }
+                    let outer = centre[(i - r - 1) * lanes + lane] + centre[(i + r + 1) * lanes + lane]
+                    out[i * lanes + lane] = (sum + outer * a) * scale
+                }
+            }
+        }
+    }
+}

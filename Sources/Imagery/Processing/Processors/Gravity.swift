@@ -1,0 +1,101 @@
+/// Where a crop or a pad places its window, as in libvips, imgproxy and thumbor.
+///
+/// ```swift
+/// request.processors = [.crop(width: 400, height: 400, gravity: .north)]   // keep the top
+/// request.processors = [.crop(width: 400, height: 400, gravity: .focus(x: 0.3, y: 0.4))]
+/// request.processors = [.fill(width: 400, height: 300, gravity: .smart)]   // the busiest part
+/// ```
+public enum Gravity: Sendable, Hashable, CustomStringConvertible {
+    /// The middle. The default.
+    case center
+    /// The top edge, centred horizontally.
+    case north
+    /// The bottom edge, centred horizontally.
+    case south
+    /// The right edge, centred vertically.
+    case east
+    /// The left edge, centred vertically.
+    case west
+    /// The top-right corner.
+    case northEast
+    /// The top-left corner.
+    case northWest
+    /// The bottom-right corner.
+    case southEast
+    /// The bottom-left corner.
+    case southWest
+    /// Centred on a point given as fractions of the width and height (0...1, from the top
+    /// left), moved inwards as little as needed to stay inside the image.
+    case focus(x: Double, y: Double)
+    /// The window with the most detail (edge energy), as libvips' `interesting` crop does.
+    case smart
+
+    public var description: String {
+        switch self {
+        case .center: "ce"
+        case .north: "no"
+        case .south: "so"
+        case .east: "ea"
+        case .west: "we"
+        case .northEast: "noea"
+        case .northWest: "nowe"
+        case .southEast: "soea"
+        case .southWest: "sowe"
+        case let .focus(x, y): "fp:\(x):\(y)"
+        case .smart: "sm"
+        }
+    }
+
+    /// A compass gravity or ``smart`` by name: imgproxy's short names (`ce`, `no`, `noea`,
+    /// `sm` …) or the long ones (`center`, `north`, `northeast`, `smart` …).
+    package init?(name: String) {
+        let named: [String: Gravity] = [
+            "ce": .center, "center": .center, "centre": .center, "no": .north, "north": .north,
+            "so": .south, "south": .south, "ea": .east, "east": .east, "we": .west, "west": .west,
+            "noea": .northEast, "northeast": .northEast, "nowe": .northWest, "northwest": .northWest,
+            "soea": .southEast, "southeast": .southEast, "sowe": .southWest, "southwest": .southWest,
+            "sm": .smart, "smart": .smart,
+        ]
+        guard let gravity = named[name.lowercased()] else { return nil }
+        self = gravity
+    }
+
+    /// The window's left/top edge as a fraction of the free space (0 = left/top, 1 =
+    /// right/bottom), or `nil` for ``focus(x:y:)`` and ``smart``, which depend on more.
+    var anchor: (x: Double, y: Double)? {
+        switch self {
+        case .center: (0.5, 0.5)
+        case .north: (0.5, 0)
+        case .south: (0.5, 1)
+        case .east: (1, 0.5)
+        case .west: (0, 0.5)
+        case .northEast: (1, 0)
+        case .northWest: (0, 0)
+        case .southEast: (1, 1)
+        case .southWest: (0, 1)
+        case .focus, .smart: nil
+        }
+    }
+
+    /// Checks the parameters: a focus point outside 0...1 is refused, not clamped, so a
+    /// caller's bug is not hidden.
+    func validate() throws(ImageError) {
+        if case let .focus(x, y) = self, !((0...1).contains(x) && (0...1).contains(y)) {
+            throw .invalidRequest("focus point (\(x), \(y)) must lie within 0...1")
+        }
+    }
+
+    /// The origin of a `window` inside `frame` (both in the same units) for every gravity
+    /// but ``smart``, which needs the pixels (see ``SmartCrop``).
+    func origin(of window: (width: Double, height: Double), in frame: (width: Double, height: Double)) -> (x: Double, y: Double) {
+        let free = (x: max(0, frame.width - window.width), y: max(0, frame.height - window.height))
+        switch self {
+        case let .focus(fx, fy):
+            return (min(free.x, max(0, fx * frame.width - window.width / 2)),
+                    min(free.y, max(0, fy * frame.height - window.height / 2)))
+        default:
+            let anchor = self.anchor ?? (0.5, 0.5)
+            return (free.x * anchor.x, free.y * anchor.y)
+        }
+    }
+}
