@@ -4,7 +4,7 @@ import ImageryCodecs
 import Testing
 
 /// Each built-in processor against a reference made once by libvips or Pillow
-/// (`Scripts/make-processing-references.py`): geometry exactly, filters by PSNR.
+/// (`scripts/make-processing-references.py`): geometry exactly, filters by PSNR.
 @Suite("Processors against libvips and Pillow")
 struct ProcessingReferenceTests {
     let rocket: Bitmap

@@ -15,8 +15,9 @@ import Foundation
 /// is premultiplied on load, so transparent pixels never tint their neighbours, and the
 /// result is left premultiplied for the caller to convert.
 ///
-/// Rows are filtered one at a time; columns in strips of ``stripWidth`` pixels, which reads
-/// whole cache lines and keeps the strip's running sums in registers' reach.
+/// Rows and columns are both filtered in strips of ``stripWidth`` lines, lane by lane in the
+/// innermost loop: independent accumulators that vectorise, where one line at a time would
+/// wait on a single accumulator's latency at every tap.
 package enum GaussianFilter {
     /// Up to this sigma the kernel is a sampled Gaussian; above it, three extended boxes.
     package static let kernelSigmaLimit = 2.0
@@ -36,14 +37,22 @@ package enum GaussianFilter {
         let padded = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: (longest + 2 * passes.padding) * stripWidth)
         defer { line.deallocate(); other.deallocate(); padded.deallocate() }
 
+        // Rows in strips of `stripWidth` too: each filtered element holds one pixel of every
+        // row in the strip, so the inner loops run over independent lanes and vectorise,
+        // instead of waiting on one accumulator.
         image.pixels.withUnsafeBufferPointer { source in
             intermediate.withUnsafeMutableBufferPointer { middle in
-                for y in 0..<height {
-                    let row = source.baseAddress! + y * image.bytesPerRow
-                    for x in 0..<width { line[x] = load(row + x * 4, premultiply: premultiply) }
-                    let result = passes.run(line, other, padded, count: width, lanes: 1)
-                    let out = middle.baseAddress! + y * width * 4
-                    for x in 0..<width { store(result[x], into: out + x * 4) }
+                for y0 in stride(from: 0, to: height, by: stripWidth) {
+                    let lanes = min(stripWidth, height - y0)
+                    for lane in 0..<lanes {
+                        let row = source.baseAddress! + (y0 + lane) * image.bytesPerRow
+                        for x in 0..<width { line[x * lanes + lane] = load(row + x * 4, premultiply: premultiply) }
+                    }
+                    let result = passes.run(line, other, padded, count: width, lanes: lanes)
+                    for lane in 0..<lanes {
+                        let out = middle.baseAddress! + (y0 + lane) * width * 4
+                        for x in 0..<width { store(result[x * lanes + lane], into: out + x * 4) }
+                    }
                 }
             }
         }
@@ -69,19 +78,23 @@ package enum GaussianFilter {
 
     @inline(__always)
     static func load(_ p: UnsafePointer<UInt8>, premultiply: Bool) -> SIMD4<Float> {
-        let value = SIMD4<Float>(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3]))
-        guard premultiply, p[3] != 255 else { return value }
+        // One 4-byte load and vector widenings; per-byte `Float(p[i])` costs more than the filter.
+        let bytes = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt8>.self)
+        let value = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes))
+        guard premultiply, bytes.w != 255 else { return value }
         let a = value.w * (1 / 255)
         return SIMD4(value.x * a, value.y * a, value.z * a, value.w)
     }
 
+    /// Rounds to nearest and clamps to 0...255 without the range checks of `UInt8(_: Float)`:
+    /// adding 1.5 × 2²³ leaves the rounded integer in the low mantissa bits.
     @inline(__always)
     static func store(_ value: SIMD4<Float>, into p: UnsafeMutablePointer<UInt8>) {
-        let clamped = (value + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-        p[0] = UInt8(clamped.x)
-        p[1] = UInt8(clamped.y)
-        p[2] = UInt8(clamped.z)
-        p[3] = UInt8(clamped.w)
+        let low = SIMD4<Float>(repeating: 0), high = SIMD4<Float>(repeating: 255)
+        var clamped = value.replacing(with: low, where: value .< low)
+        clamped.replace(with: high, where: clamped .> high)
+        let bits = unsafeBitCast(clamped + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), as: SIMD4<UInt8>.self)
     }
 
     /// The 1-D filtering of one axis: a kernel, or three extended boxes.
@@ -124,16 +137,18 @@ package enum GaussianFilter {
             switch kind {
             case let .kernel(weights):
                 pad(line, into: padded, count: count, lanes: lanes)
+                // The kernel is symmetric: one multiply per pair of taps.
+                let radius = weights.count / 2
                 weights.withUnsafeBufferPointer { weights in
                     for i in 0..<count {
-                        for lane in 0..<lanes {
-                            var sum = SIMD4<Float>.zero
-                            var tap = padded + i * lanes + lane
-                            for weight in weights {
-                                sum += tap.pointee * weight
-                                tap += lanes
-                            }
-                            other[i * lanes + lane] = sum
+                        let out = other + i * lanes
+                        let centre = padded + (i + radius) * lanes
+                        let middle = weights[radius]
+                        for lane in 0..<lanes { out[lane] = centre[lane] * middle }
+                        for k in 1...radius {
+                            let weight = weights[radius + k]
+                            let left = centre - k * lanes, right = centre + k * lanes
+                            for lane in 0..<lanes { out[lane] += (left[lane] + right[lane]) * weight }
                         }
                     }
                 }
@@ -150,9 +165,12 @@ package enum GaussianFilter {
         }
 
         private func pad(_ line: UnsafePointer<SIMD4<Float>>, into padded: UnsafeMutablePointer<SIMD4<Float>>, count: Int, lanes: Int) {
-            for i in -padding..<(count + padding) {
-                let source = line + min(count - 1, max(0, i)) * lanes
-                (padded + (i + padding) * lanes).update(from: source, count: lanes)
+            // The interior in one copy; only the replicated ends element by element.
+            (padded + padding * lanes).update(from: line, count: count * lanes)
+            let last = line + (count - 1) * lanes
+            for i in 0..<padding {
+                (padded + i * lanes).update(from: line, count: lanes)
+                (padded + (padding + count + i) * lanes).update(from: last, count: lanes)
             }
         }
 
@@ -162,13 +180,20 @@ package enum GaussianFilter {
         ) {
             let scale = 1 / (Float(2 * r + 1) + 2 * a)
             let centre = padded + padding * lanes
-            for lane in 0..<lanes {
-                var sum = SIMD4<Float>.zero
-                for j in -r...r { sum += centre[j * lanes + lane] }
+            var sums = [SIMD4<Float>](repeating: .zero, count: lanes)
+            sums.withUnsafeMutableBufferPointer { sums in
+                for j in -r...r {
+                    let tap = centre + j * lanes
+                    for lane in 0..<lanes { sums[lane] += tap[lane] }
+                }
                 for i in 0..<count {
-                    if i > 0 { sum += centre[(i + r) * lanes + lane] - centre[(i - r - 1) * lanes + lane] }
-                    let outer = centre[(i - r - 1) * lanes + lane] + centre[(i + r + 1) * lanes + lane]
-                    out[i * lanes + lane] = (sum + outer * a) * scale
+                    let entering = centre + (i + r) * lanes, leaving = centre + (i - r - 1) * lanes
+                    if i > 0 { for lane in 0..<lanes { sums[lane] += entering[lane] - leaving[lane] } }
+                    let outerLeft = centre + (i - r - 1) * lanes, outerRight = centre + (i + r + 1) * lanes
+                    let target = out + i * lanes
+                    for lane in 0..<lanes {
+                        target[lane] = (sums[lane] + (outerLeft[lane] + outerRight[lane]) * a) * scale
+                    }
                 }
             }
         }

@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""Makes the processing references in ../Resources (run once; the outputs are committed).
+"""Makes the processing references in Tests/ImageryCodecsTests/Resources (run once; the outputs are committed).
 
 Independent of Imagery: libvips (Debian's libvips-tools, 8.14) for crops, rotations, flips,
 pads, flatten and Gaussian blur (float precision); Pillow 13 for the unsharp mask and an
-8x-supersampled circle mask. Run from Tests/ImageryCodecsTests:
+8x-supersampled circle mask. Run from anywhere in a clone:
 
-    python3 Scripts/make-processing-references.py
+    python3 scripts/make-processing-references.py
 """
 import os, subprocess, tempfile
 from PIL import Image, ImageDraw, ImageFilter
 
 here = os.path.dirname(os.path.abspath(__file__))
-res = os.path.join(here, "..", "Resources")
+res = os.path.join(here, "..", "Tests", "ImageryCodecsTests", "Resources")
 def path(name): return os.path.join(res, name)
 def vips(*args): subprocess.run(["vips", *args], check=True)
 
