@@ -35,6 +35,30 @@ import Testing
         #expect(items.allSatisfy { $0.request.resize == .fit(width: 96, height: 96) })
     }
 
+    @Test("Without an HTTP loader that holds up, http(s) sources are refused by name before any load")
+    func httpRefusal() {
+        let items = GridSources.resolve(
+            ["http://127.0.0.1:9/a.jpg", Self.resources + "/png_rgba_logo_500x500.png", "https://example.com/b.png"], cell: 64
+        ) { [] }
+        let refusal = GridSources.httpRefusal(for: items, loadsHTTP: false)
+        #expect(refusal?.hasPrefix("2 sources are http(s) URLs (http://127.0.0.1:9/a.jpg)") == true)
+        #expect(refusal?.contains("--traits HTTPClient") == true)
+        #expect(GridSources.httpRefusal(for: items, loadsHTTP: true) == nil)
+        #expect(GridSources.httpRefusal(for: Array(items[1...1]), loadsHTTP: false) == nil)   // files only
+    }
+
+    @Test(
+        "This build's grid refuses an http source before loading anything, and writes no sheet",
+        .enabled(if: !GridSources.loadsHTTP, "this build loads http(s): the HTTPClient trait, or an Apple platform")
+    )
+    func gridRefusesHTTP() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("grid-\(UUID().uuidString).png").path
+        // Port 9 on loopback: were the refusal missing, the load would fail on a closed port.
+        let command = try GridCommand.parseAsRoot(["http://127.0.0.1:9/a.jpg", "-o", output]) as! GridCommand
+        await #expect(throws: GridError.self) { try await command.run() }
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     @Test("Loading through the pipeline: images, coalescing, a marked failure, and the sheet's size")
     func loadAndRender() async throws {
         let pipeline = ImagePipeline(configuration: .standard)

@@ -14,7 +14,8 @@ struct GridCommand: AsyncParsableCommand {
         abstract: "Load images through the pipeline, concurrently, and write a contact sheet PNG.",
         discussion: """
         SOURCES are http(s) URLs, files, directories (every image inside) and `-` (one source per \
-        line from standard input). With no SOURCES, an embedded gallery of 15 photos (5 of them \
+        line from standard input). On Linux, http(s) needs a build with `--traits HTTPClient` \
+        (AsyncHTTPClient); without it, http(s) sources are refused before anything is loaded. With no SOURCES, an embedded gallery of 15 photos (5 of them \
         asked for twice) is served through a simulated slow network (0.3–1.5 s per image), then \
         loaded a second time to show it all coming from cache. The sheet is columns × (cell + 8) \
         pixels wide and rows × (cell + 24) high, at most 16,384 each way: a larger sheet is \
@@ -57,6 +58,7 @@ struct GridCommand: AsyncParsableCommand {
         if let refusal = ContactSheet(columns: columns, cell: cell).refusal(forCells: items.count) {
             throw GridError.sheetTooLarge(refusal)
         }
+        if let refusal = GridSources.httpRefusal(for: items) { throw GridError.noHTTP(refusal) }
 
         var configuration = ImagePipeline.Configuration.standard
         if isDefault {

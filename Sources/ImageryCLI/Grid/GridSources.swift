@@ -48,6 +48,28 @@ enum GridSources {
         }
     }
 
+    /// Whether this build loads http(s). On Linux that takes the `HTTPClient` trait: the
+    /// URLSession of FoundationNetworking neither holds a response-size limit at loopback speed
+    /// nor waits without spinning a core, so the tool does not fall back on it there.
+    #if HTTPClient || canImport(Darwin)
+    static let loadsHTTP = true
+    #else
+    static let loadsHTTP = false
+    #endif
+
+    /// Why `items` cannot be loaded by this build, before any of them is: `nil` when they can.
+    static func httpRefusal(for items: [GridItem], loadsHTTP: Bool = loadsHTTP) -> String? {
+        let remote = items.filter { item in
+            guard case let .url(url, _) = item.request.source.kind else { return false }
+            return ["http", "https"].contains(url.scheme?.lowercased())
+        }
+        guard !loadsHTTP, let first = remote.first else { return nil }
+        let count = remote.count == 1 ? "1 source is an http(s) URL" : "\(remote.count) sources are http(s) URLs"
+        return "\(count) (\(first.source)), and this build of imagery loads no http(s): on Linux that needs "
+            + "AsyncHTTPClient, which is the HTTPClient trait. Build it with: "
+            + "swift run -c release --traits HTTPClient imagery grid ..."
+    }
+
     private static func item(label: String, source: String, _ imageSource: ImageSource, cell: Int) -> GridItem {
         GridItem(label: label, source: source, request: ImageRequest(source: imageSource, resize: .fit(width: cell, height: cell)))
     }
@@ -57,12 +79,13 @@ enum GridError: Error, CustomStringConvertible {
     case noGallery
     case noSources
     case sheetTooLarge(String)
+    case noHTTP(String)
 
     var description: String {
         switch self {
         case .noGallery: "the embedded gallery is missing from this build"
         case .noSources: "no images found in the given sources"
-        case let .sheetTooLarge(reason): reason
+        case let .sheetTooLarge(reason), let .noHTTP(reason): reason
         }
     }
 }
