@@ -41,6 +41,10 @@ def main():
         image = pyvips.Image.new_from_file(args.image, access="random").copy_memory()
         for sigma in sigmas:
             result["vips"][f"blur {sigma:g}"] = median_ms(lambda: image.gaussblur(sigma).copy_memory(), args.repeat)
+            # vips' default kernel stops at 20% of the peak (7 taps at sigma 2); Imagery's and
+            # the test references' reach 3 sigma (13 taps). This is vips at that accuracy.
+            result["vips"][f"blur {sigma:g} 3-sigma"] = median_ms(
+                lambda: image.gaussblur(sigma, min_ampl=0.011).copy_memory(), args.repeat)
         result["vips"]["sharpen"] = median_ms(lambda: image.sharpen(sigma=1).copy_memory(), args.repeat)
         result["vips"]["smartcrop"] = median_ms(
             lambda: image.smartcrop(crop_w, crop_h, interesting="entropy").copy_memory(), args.repeat)

@@ -98,6 +98,25 @@ struct ProcessorTests {
         #expect(blurred.packedPixels == flat.packedPixels)
     }
 
+    @Test("Sharpening an opaque image (integer path) matches the general path within one level",
+          arguments: [(1.0, 1.0, 0), (1.5, 0.7, 3), (0.8, 2.5, 0)])
+    func opaqueSharpenPath(sigma: Double, amount: Double, threshold: Int) throws {
+        // 37 wide, so rows end inside a group of four pixels; a busy texture, so the mask and
+        // the clamping both act.
+        let texture = { (x: Int, y: Int) in
+            RGBA(red: UInt8((x * 37 + y * 11) % 256), green: UInt8((x * y * 7) % 256), blue: UInt8((x + 3 * y) * 5 % 256))
+        }
+        let opaque = TestBitmaps.make(width: 37, height: 23, texture)
+        let straight = TestBitmaps.make(width: 37, height: 23, alpha: .straight, texture)   // alpha 255, general path
+        let sharpen = ImageProcessors.Sharpen(sigma: sigma, amount: amount, threshold: threshold)
+        let fast = try sharpen.process(opaque), general = try sharpen.process(straight)
+        #expect(fast.alphaMode == .opaque)
+        var largest = 0
+        for (a, b) in zip(fast.pixels, general.pixels) { largest = max(largest, abs(Int(a) - Int(b))) }
+        #expect(largest <= 1, "largest difference \(largest)")
+        #expect(fast != opaque, "sharpening should change a textured image")
+    }
+
     @Test("Smart crop finds the detailed region of a flat image")
     func smartCrop() throws {
         // A flat grey 300x200 image with a checkerboard patch at (220...259, 20...59).

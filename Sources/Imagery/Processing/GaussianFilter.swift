@@ -1,21 +1,22 @@
 import Foundation
 
-/// A separable Gaussian blur over 8-bit RGBA, vectorised with `SIMD4<Float>`.
+/// A separable Gaussian blur over 8-bit RGBA.
 ///
-/// Small sigmas (up to ``kernelSigmaLimit``) use a sampled Gaussian kernel of radius
-/// ⌈3σ⌉, whose cost grows with sigma. Larger sigmas use three passes of an *extended* box
-/// filter per axis: a box of integer radius plus a fractional weight on its two outer taps,
-/// chosen so the three passes have exactly the Gaussian's variance. Each pass costs the same
-/// at any radius (a running sum), so sigma 50 costs what sigma 5 does. The result is a
-/// piecewise-quadratic bell rather than a Gaussian. Against libvips' float-precision
-/// Gaussian on a photo, `ProcessingReferenceTests` measures 49.8 dB PSNR at sigma 1 and 2
-/// (the kernel; the gap is 8-bit rounding between passes) and 48.7 dB at sigma 6 (the boxes).
+/// Small sigmas (up to ``kernelSigmaLimit``) use a sampled Gaussian kernel of radius ⌈3σ⌉ in
+/// 8.8 fixed point (`GaussianFilter+Kernel.swift`), whose cost grows with sigma. Larger sigmas
+/// use three passes of an *extended* box filter per axis in `SIMD4<Float>`: a box of integer
+/// radius plus a fractional weight on its two outer taps, chosen so the three passes have
+/// exactly the Gaussian's variance. Each pass costs the same at any radius (a running sum), so
+/// sigma 50 costs what sigma 5 does. The result is a piecewise-quadratic bell rather than a
+/// Gaussian. Against libvips' float-precision Gaussian on a photo, `ProcessingReferenceTests`
+/// measures 49.8 dB PSNR at sigma 1 and 2 (the kernel; the gap is 8-bit rounding between
+/// passes) and 48.7 dB at sigma 6 (the boxes).
 ///
 /// Edges extend the nearest pixel (no dark or transparent border bleeds in). Straight alpha
-/// is premultiplied on load, so transparent pixels never tint their neighbours, and the
+/// is premultiplied first, so transparent pixels never tint their neighbours, and the
 /// result is left premultiplied for the caller to convert.
 ///
-/// Rows and columns are both filtered in strips of ``stripWidth`` lines, lane by lane in the
+/// The boxes filter rows and columns in strips of ``stripWidth`` lines, lane by lane in the
 /// innermost loop: independent accumulators that vectorise, where one line at a time would
 /// wait on a single accumulator's latency at every tap.
 package enum GaussianFilter {
@@ -25,6 +26,7 @@ package enum GaussianFilter {
 
     /// `image` blurred by `sigma`, premultiplied (or opaque). `sigma` must be positive.
     package static func blurred(_ image: Bitmap, sigma: Double) -> Bitmap {
+        if sigma <= kernelSigmaLimit { return kernelBlurred(image, sigma: sigma) }
         let width = image.width, height = image.height
         let passes = Passes(sigma: sigma)
         let premultiply = image.alphaMode == .straight
@@ -97,35 +99,23 @@ package enum GaussianFilter {
         UnsafeMutableRawPointer(p).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), as: SIMD4<UInt8>.self)
     }
 
-    /// The 1-D filtering of one axis: a kernel, or three extended boxes.
+    /// The 1-D filtering of one axis by three extended boxes.
     struct Passes {
-        enum Kind {
-            case kernel([Float])
-            case boxes(radius: Int, fraction: Float)
-        }
-
-        let kind: Kind
+        let radius: Int
+        let fraction: Float
         /// Elements replicated at each end of a line, so no tap reads outside it.
         let padding: Int
 
         init(sigma: Double) {
-            if sigma <= GaussianFilter.kernelSigmaLimit {
-                let radius = max(1, Int((3 * sigma).rounded(.up)))
-                var weights = (-radius...radius).map { Float(exp(-Double($0 * $0) / (2 * sigma * sigma))) }
-                let total = weights.reduce(0, +)
-                weights = weights.map { $0 / total }
-                kind = .kernel(weights)
-                padding = radius
-            } else {
-                // One pass of an extended box of radius r + a has variance
-                // (r(r+1)(2r+1)/3 + 2a(r+1)²) / (2r+1+2a); three passes share σ².
-                let variance = sigma * sigma / 3
-                let r = Int(((12 * variance + 1).squareRoot() - 1) / 2)
-                let rr = Double(r)
-                let a = (2 * rr + 1) * (rr * (rr + 1) / 3 - variance) / (2 * (variance - (rr + 1) * (rr + 1)))
-                kind = .boxes(radius: r, fraction: Float(a))
-                padding = r + 1
-            }
+            // One pass of an extended box of radius r + a has variance
+            // (r(r+1)(2r+1)/3 + 2a(r+1)²) / (2r+1+2a); three passes share σ².
+            let variance = sigma * sigma / 3
+            let r = Int(((12 * variance + 1).squareRoot() - 1) / 2)
+            let rr = Double(r)
+            let a = (2 * rr + 1) * (rr * (rr + 1) / 3 - variance) / (2 * (variance - (rr + 1) * (rr + 1)))
+            radius = r
+            fraction = Float(a)
+            padding = r + 1
         }
 
         /// Filters `line` (`count` elements of `lanes` pixels each) and returns the buffer
@@ -134,34 +124,13 @@ package enum GaussianFilter {
             _ line: UnsafeMutablePointer<SIMD4<Float>>, _ other: UnsafeMutablePointer<SIMD4<Float>>,
             _ padded: UnsafeMutablePointer<SIMD4<Float>>, count: Int, lanes: Int
         ) -> UnsafeMutablePointer<SIMD4<Float>> {
-            switch kind {
-            case let .kernel(weights):
-                pad(line, into: padded, count: count, lanes: lanes)
-                // The kernel is symmetric: one multiply per pair of taps.
-                let radius = weights.count / 2
-                weights.withUnsafeBufferPointer { weights in
-                    for i in 0..<count {
-                        let out = other + i * lanes
-                        let centre = padded + (i + radius) * lanes
-                        let middle = weights[radius]
-                        for lane in 0..<lanes { out[lane] = centre[lane] * middle }
-                        for k in 1...radius {
-                            let weight = weights[radius + k]
-                            let left = centre - k * lanes, right = centre + k * lanes
-                            for lane in 0..<lanes { out[lane] += (left[lane] + right[lane]) * weight }
-                        }
-                    }
-                }
-                return other
-            case let .boxes(radius, fraction):
-                var from = line, to = other
-                for _ in 0..<3 {
-                    pad(from, into: padded, count: count, lanes: lanes)
-                    box(padded, into: to, count: count, lanes: lanes, radius: radius, fraction: fraction)
-                    swap(&from, &to)
-                }
-                return from
+            var from = line, to = other
+            for _ in 0..<3 {
+                pad(from, into: padded, count: count, lanes: lanes)
+                box(padded, into: to, count: count, lanes: lanes, radius: radius, fraction: fraction)
+                swap(&from, &to)
             }
+            return from
         }
 
         private func pad(_ line: UnsafePointer<SIMD4<Float>>, into padded: UnsafeMutablePointer<SIMD4<Float>>, count: Int, lanes: Int) {

@@ -1,0 +1,114 @@
+import Foundation
+
+/// The small-sigma path: a sampled Gaussian kernel in 8.8 fixed point.
+///
+/// Weights are integers summing to 256 and each tap is a 16-bit multiply-add over 16 channels
+/// at once (`SIMD16<UInt16>`; four pixels), so a pass costs one widening load and two
+/// operations per tap for every four pixels, with no conversion to floating point and back.
+/// The largest sum, 255 × 256, fits in 16 bits. Rows are filtered in place along the row and
+/// columns as whole rows at a time, so neither pass transposes. Quantising the weights to
+/// 1/256 changes the result by less than the 8-bit rounding between the passes (62 dB against
+/// the exact separable filter at sigma 2, in a float model of this arithmetic).
+extension GaussianFilter {
+    /// Integer weights of the kernel's right half, centre first: `weights[0] + 2 × Σ
+    /// weights[1...] == 256`.
+    static func fixedPointHalfKernel(sigma: Double) -> [UInt16] {
+        let radius = max(1, Int((3 * sigma).rounded(.up)))
+        let exact = (0...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let total = exact[0] + 2 * exact.dropFirst().reduce(0, +)
+        var weights = exact.map { UInt16((256 * $0 / total).rounded()) }
+        // The centre absorbs the rounding, so a flat image stays exactly flat.
+        let sides = 2 * weights.dropFirst().reduce(0, +)
+        weights[0] = 256 - sides
+        return weights
+    }
+
+    /// `image` blurred by a sampled Gaussian of `sigma`, premultiplied (or opaque).
+    static func kernelBlurred(_ image: Bitmap, sigma: Double) -> Bitmap {
+        let width = image.width, height = image.height, rowBytes = width * 4
+        let half = fixedPointHalfKernel(sigma: sigma)
+        let radius = half.count - 1
+        // 16 bytes of slack: the last four-pixel group of a row may read and write past it.
+        let slack = 16
+        var source = image.pixels
+        if image.alphaMode == .straight { premultiply(&source, width: width, height: height, bytesPerRow: image.bytesPerRow) }
+        var intermediate = [UInt8](repeating: 0, count: height * rowBytes + slack)
+        var output = [UInt8](repeating: 0, count: height * rowBytes + slack)
+        let padded = UnsafeMutablePointer<UInt8>.allocate(capacity: (width + 2 * radius) * 4 + slack)
+        padded.initialize(repeating: 0, count: (width + 2 * radius) * 4 + slack)
+        defer { padded.deallocate() }
+
+        half.withUnsafeBufferPointer { half in
+            source.withUnsafeBufferPointer { source in
+                intermediate.withUnsafeMutableBufferPointer { middle in
+                    for y in 0..<height {
+                        let row = source.baseAddress! + y * image.bytesPerRow
+                        // The row with its end pixels repeated `radius` times at each side.
+                        (padded + radius * 4).update(from: row, count: rowBytes)
+                        for i in 0..<radius {
+                            (padded + i * 4).update(from: row, count: 4)
+                            (padded + (radius + width + i) * 4).update(from: row + rowBytes - 4, count: 4)
+                        }
+                        let out = middle.baseAddress! + y * rowBytes
+                        for x in stride(from: 0, to: width, by: 4) {
+                            let centre = padded + (x + radius) * 4
+                            var sum = widened(centre) &* half[0]
+                            for k in 1...radius {
+                                sum &+= (widened(centre - k * 4) &+ widened(centre + k * 4)) &* half[k]
+                            }
+                            store(sum, into: out + x * 4)
+                        }
+                    }
+                }
+            }
+            intermediate.withUnsafeBufferPointer { middle in
+                output.withUnsafeMutableBufferPointer { out in
+                    let base = middle.baseAddress!
+                    for y in 0..<height {
+                        let centre = base + y * rowBytes
+                        let target = out.baseAddress! + y * rowBytes
+                        for offset in stride(from: 0, to: rowBytes, by: 16) {
+                            var sum = widened(centre + offset) &* half[0]
+                            for k in 1...radius {
+                                // Rows beyond the edges repeat the edge row.
+                                let above = base + max(y - k, 0) * rowBytes + offset
+                                let below = base + min(y + k, height - 1) * rowBytes + offset
+                                sum &+= (widened(above) &+ widened(below)) &* half[k]
+                            }
+                            store(sum, into: target + offset)
+                        }
+                    }
+                }
+            }
+        }
+        output.removeLast(slack)
+        return Bitmap(width: width, height: height, pixels: output,
+                      alphaMode: image.alphaMode == .opaque ? .opaque : .premultiplied, metadata: image.metadata)
+    }
+
+    @inline(__always)
+    private static func widened(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt16> {
+        SIMD16<UInt16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self))
+    }
+
+    /// Rounds the 8.8 sums to bytes: at most (255 × 256 + 128) >> 8 = 255, so no clamping.
+    @inline(__always)
+    private static func store(_ sum: SIMD16<UInt16>, into p: UnsafeMutablePointer<UInt8>) {
+        let bytes = SIMD16<UInt8>(truncatingIfNeeded: (sum &+ 128) &>> 8)
+        UnsafeMutableRawPointer(p).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
+    }
+
+    /// Straight alpha to premultiplied, in place, rounding to nearest.
+    private static func premultiply(_ pixels: inout [UInt8], width: Int, height: Int, bytesPerRow: Int) {
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in 0..<height {
+                let row = buffer.baseAddress! + y * bytesPerRow
+                for x in 0..<width {
+                    let p = row + x * 4, a = UInt32(p[3])
+                    guard a != 255 else { continue }
+                    for c in 0..<3 { p[c] = UInt8((UInt32(p[c]) * a + 127) / 255) }
+                }
+            }
+        }
+    }
+}
