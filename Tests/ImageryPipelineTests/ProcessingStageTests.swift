@@ -95,7 +95,7 @@ struct ProcessingStageTests {
             events.record("started")
             do {
                 // Stands for long async work (an ML model); it ends only by cancellation.
-                try await Task.sleep(for: .seconds(3600))
+                try await suspendUntilCancelled()
             } catch {
                 events.record("cancelled")
                 throw error

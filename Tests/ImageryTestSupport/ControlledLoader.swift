@@ -49,12 +49,15 @@ package final class ControlledLoader: DataLoading {
         events.record("started:\(id)")
         let proceed = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let go = state.withLock { state -> Bool in
+                // Decided under the lock that `onCancel` takes too: a cancellation that came
+                // before this point is seen here, one after it finds the continuation.
+                let decided = state.withLock { state -> Bool? in
+                    if Task.isCancelled { return false }
                     if state.releaseAll || state.released.contains(id) { return true }
                     state.waiting[id, default: []].append(continuation)
-                    return false
+                    return nil
                 }
-                if go { continuation.resume(returning: true) }
+                if let decided { continuation.resume(returning: decided) }
             }
         } onCancel: {
             let waiters = state.withLock { $0.waiting.removeValue(forKey: id) ?? [] }
