@@ -106,7 +106,7 @@ public final class ImagePipeline: Sendable {
                 resize: request.resize,
                 allowsUpscaling: request.allowsUpscaling,
                 policy: request.decodingPolicy,
-                processors: request.processors.isEmpty ? "" : request.processors.cacheIdentifier
+                processors: request.processors.cacheIdentifier
             )
         }
         var sourceKey = request.cacheIdentity.map { $0 + request.source.credentialSuffix } ?? request.source.identity
@@ -116,7 +116,7 @@ public final class ImagePipeline: Sendable {
             resize: request.resize,
             allowsUpscaling: request.allowsUpscaling,
             policy: request.decodingPolicy,
-            processors: request.processors.isEmpty ? "" : request.processors.cacheIdentifier
+            processors: request.processors.cacheIdentifier
         )
     }
 

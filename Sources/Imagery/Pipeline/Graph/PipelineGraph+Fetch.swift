@@ -79,11 +79,6 @@ extension PipelineGraph {
 
     private func storeOriginal(_ bytes: [UInt8], key: String) {
         guard let disk else { return }
-        statistics.recordDiskWrite()
-        pendingDiskWrites += 1
-        Task.detached(priority: .utility) {
-            await disk.cache.storeData(bytes, for: key)
-            await self.diskWriteFinished()
-        }
+        writeInBackground { await disk.cache.storeData(bytes, for: key) }
     }
 }

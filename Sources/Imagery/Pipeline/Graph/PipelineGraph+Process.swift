@@ -149,13 +149,10 @@ extension PipelineGraph {
 
     private func storeProcessed(_ bitmap: Bitmap, key: String, in disk: DiskTier) {
         guard let encoder = disk.encoder else { return }
-        statistics.recordDiskWrite()
-        pendingDiskWrites += 1
-        Task.detached(priority: .utility) {
+        writeInBackground {
             if let bytes = try? encoder.encode(bitmap) {
                 await disk.cache.storeData(ProcessedEntry(image: bytes, metadata: bitmap.metadata).stored, for: key)
             }
-            await self.diskWriteFinished()
         }
     }
 }

@@ -191,7 +191,18 @@ final class PipelineGraph {
     /// Disk writes under way. Delivery never waits for them; ``isIdle`` does.
     var pendingDiskWrites = 0
 
-    func diskWriteFinished() {
+    /// Runs a disk write off the actor at utility priority, counted in ``pendingDiskWrites``
+    /// until it ends: the one way both stages that store do it.
+    func writeInBackground(_ write: @escaping @Sendable () async -> Void) {
+        statistics.recordDiskWrite()
+        pendingDiskWrites += 1
+        Task.detached(priority: .utility) {
+            await write()
+            await self.diskWriteFinished()
+        }
+    }
+
+    private func diskWriteFinished() {
         pendingDiskWrites -= 1
         checkProbes()
     }

@@ -61,9 +61,10 @@ public struct ImageProcessingContext: Sendable {
 public enum ImageProcessors {}
 
 extension [any ImageProcessing] {
-    /// The identifiers in order, as they go into cache keys: empty for no processors.
+    /// The identifiers in order, as they go into cache keys: empty for no processors, the
+    /// common case on the hot path, which then allocates nothing.
     package var cacheIdentifier: String {
-        map(\.identifier).joined(separator: "|")
+        isEmpty ? "" : map(\.identifier).joined(separator: "|")
     }
 }
 
