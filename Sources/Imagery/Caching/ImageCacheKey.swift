@@ -34,7 +34,9 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(resize)
         hasher.combine(allowsUpscaling)
         hasher.combine(policy)
-        hasher.combine(processors)
+        // Most keys have no processors, and a hit should not hash even an empty string.
+        // Equal keys take the same branch, so the hash stays consistent with ==.
+        if !processors.isEmpty { hasher.combine(processors) }
     }
 
     public static func == (lhs: ImageCacheKey, rhs: ImageCacheKey) -> Bool {
