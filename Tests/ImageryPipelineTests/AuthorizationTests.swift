@@ -5,7 +5,7 @@ import ImageryCodecs
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct AuthorizationTests {
     /// A token service whose first token the server rejects and whose later ones it accepts.
     final class TokenService: Sendable {

@@ -4,7 +4,7 @@ import Foundation
 import ImageryCodecs
 import Testing
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct CancellationTests {
     @Test("Cancelling 1 of 3 waiters still delivers the image to the other 2, from one download")
     func cancelOneOfThree() async throws {
@@ -97,7 +97,7 @@ struct HoldingDecoder: ImageDecoding {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DecodeCancellationTests {
     @Test("Cancelling a request whose bytes have arrived drops its queued decode")
     func cancelReachesDecodeStage() async throws {

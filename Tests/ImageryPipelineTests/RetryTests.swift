@@ -5,7 +5,7 @@ import ImageryTestSupport
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct RetryTests {
     let delays = Locked<[Duration]>([])
 

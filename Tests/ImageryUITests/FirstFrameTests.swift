@@ -12,7 +12,7 @@ import SwiftUIStub
 
 /// The complaint this layer exists to fix: a cached image must not flash a placeholder.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FirstFrameTests {
     @Test("A cached request is a success in the first frame, and no frame is empty or loading")
     func cachedImageInFirstFrame() async throws {
