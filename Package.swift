@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ImageryUI", targets: ["ImageryUI"]),
         .library(name: "ImageryHTTPClient", targets: ["ImageryHTTPClient"]),
         .executable(name: "imagery", targets: ["ImageryCLI"]),
+        .executable(name: "imagery-server", targets: ["ImageryServerTool"]),
     ],
     traits: [
         .trait(
@@ -36,6 +37,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
+        // Already in the graph through Hummingbird; named so the server can import them.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // The pipeline (loading, coalescing, caching, processing) and the platform-neutral
@@ -119,6 +126,35 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Gallery")],
+            swiftSettings: strictSettings
+        ),
+        // The imgproxy-compatible server: Hummingbird (NIO) over the pipeline. Only the
+        // `imagery-server` product and its tests build it; the `imagery` tool never does.
+        .target(
+            name: "ImageryServer",
+            dependencies: [
+                "Imagery",
+                "ImageryCodecs",
+                "ImageryDiskCache",
+                "ImageryHTTPClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ImageryServerTool",
+            dependencies: [
+                "ImageryServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -211,6 +247,22 @@ let package = Package(
         .testTarget(
             name: "ImageryDocsTests",
             dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryHTTPClient", "ImageryTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ImageryServerTests",
+            dependencies: [
+                "Imagery",
+                "ImageryCodecs",
+                "ImageryServer",
+                "ImageryServerTool",
+                "ImageryTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,48 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The HTTP face of ``ImageService``: routes by path, and turns its plain responses into
+/// Hummingbird's. Thin on purpose: everything it calls is tested without a socket.
+struct ImageResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let service: ImageService
+    let logger: Logger
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        guard request.method == .get || request.method == .head else {
+            return Self.response(.text(.methodNotAllowed, "only GET and HEAD", cacheControl: "no-store"), head: false)
+        }
+        // The request target as sent: a plain source's percent-encoding must survive to the parser.
+        let target = request.head.path ?? "/"
+        let path = String(target.prefix { $0 != "?" })
+        let answer: ServerResponse
+        switch path {
+        case "/health":
+            answer = .text(.ok, "ok", cacheControl: "no-store")
+        default:
+            answer = await service.image(
+                path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch]
+            )
+        }
+        logger.info("request", metadata: [
+            "status": "\(answer.status.code)",
+            "ms": "\((ContinuousClock.now - started).milliseconds)",
+            "bytes": "\(answer.body.count)",
+        ])
+        return Self.response(answer, head: request.method == .head)
+    }
+
+    static func response(_ answer: ServerResponse, head: Bool) -> Response {
+        var headers = answer.headers
+        if answer.status != .notModified { headers[.contentLength] = String(answer.body.count) }
+        let body = head || answer.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
+        return Response(status: answer.status, headers: headers, body: body)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for logs.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

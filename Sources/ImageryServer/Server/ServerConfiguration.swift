@@ -1,0 +1,65 @@
+import Foundation
+
+/// Everything `imagery-server` is started with. Every limit has a safe default; the
+/// executable's flags set them.
+package struct ServerConfiguration: Sendable {
+    // MARK: Network
+
+    /// Default: 127.0.0.1, so a server started by hand is not on the network until asked.
+    package var host = "127.0.0.1"
+    /// Default: 8080. 0 picks a free port (the tests).
+    package var port = 8080
+
+    // MARK: Security
+
+    /// imgproxy's key and salt, in hex. With no key, signatures are not checked (the server
+    /// warns at start), as in imgproxy.
+    package var keyHex: String?
+    package var saltHex: String?
+    /// Which sources may be fetched, and the SSRF guard's loopback switch.
+    var sources = SourcePolicy()
+    package var allowedSourcePrefixes: [String] {
+        get { sources.allowedPrefixes }
+        set { sources.allowedPrefixes = newValue }
+    }
+    package var allowLoopbackSources: Bool {
+        get { sources.allowLoopback }
+        set { sources.allowLoopback = newValue }
+    }
+    package var localRoot: String? {
+        get { sources.localRoot }
+        set { sources.localRoot = newValue }
+    }
+
+    // MARK: Limits
+
+    /// The largest source accepted, in bytes. Default: 32 MiB.
+    package var maximumSourceBytes = 32 << 20
+    /// The largest source accepted, in pixels. Default: 50 MP (imgproxy's default too).
+    package var maximumSourcePixels = 50_000_000
+    /// How long one origin download may take in all, redirects included. Default: 20 s.
+    package var upstreamTimeout: Duration = .seconds(20)
+    /// Decodes and processing runs at once. Default: the number of cores. Each holds at most
+    /// one decoded source, so with the pixel limit this bounds decoded memory.
+    package var concurrentProcessing = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Image requests in flight (running or queued) before new ones get 503. Default: 256.
+    package var maximumQueue = 256
+
+    // MARK: Responses
+
+    /// JPEG and WebP quality when the URL gives none. Default: 80.
+    package var defaultQuality = 80
+    /// `Cache-Control` of successful responses. Default: a year, immutable: a URL names
+    /// its options and source, so its bytes never change.
+    package var cacheControl = "public, max-age=31536000, immutable"
+    /// `Cache-Control` of error responses: short, so a fixed origin is seen soon. Default: 10 s.
+    package var errorCacheControl = "public, max-age=10"
+    /// A directory for the pipeline's disk cache; `nil` keeps it off.
+    package var cacheDirectory: String?
+    /// Encoded responses kept in memory, in bytes. Default: 128 MiB.
+    package var responseCacheBytes = 128 << 20
+    /// Serve the embedded gallery as `local://` sources and a demo page at `/`.
+    package var demoRoot: String?
+
+    package init() {}
+}

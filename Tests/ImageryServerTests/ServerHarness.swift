@@ -1,0 +1,67 @@
+import AsyncHTTPClient
+import Foundation
+import Imagery
+import ImageryCodecs
+@testable import ImageryServer
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// An `imagery-server` in this process on 127.0.0.1 with a free port, and a client for it.
+/// Stopped by cancelling its task when the test that started it ends.
+struct ServerHarness {
+    let port: Int
+    let server: ImageryServer
+    private let task: Task<Void, any Error>
+
+    static func start(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configure(&configuration)
+        var logger = Logger(label: "imagery.server.test")
+        logger.logLevel = .critical
+        let server = try ImageryServer(configuration: configuration, logger: logger)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let task = Task { try await server.run(handlesSignals: false) { continuation.yield($0) } }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        return ServerHarness(port: port, server: server, task: task)
+    }
+
+    /// Stops the server: cancelling its task shuts the service group down, which closes the
+    /// listening socket and lets in-flight requests finish.
+    func cancel() {
+        task.cancel()
+    }
+
+    struct Reply {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: [UInt8]
+        var text: String { String(decoding: body, as: UTF8.self) }
+        func header(_ name: String) -> String? { headers.first(name: name) }
+    }
+
+    /// GET `path` (sent as is: the test controls the encoding).
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> Reply {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: Array(buffer: body))
+    }
+
+    /// The decoded image of a 200 reply.
+    static func image(_ reply: Reply) throws -> Bitmap {
+        try ImageDecoder().decode(reply.body, options: DecodingOptions())
+    }
+}
+
+extension String {
+    /// The base64url form imgproxy URLs carry a source in.
+    var base64URL: String {
+        Data(utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}

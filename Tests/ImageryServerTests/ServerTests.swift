@@ -1,0 +1,276 @@
+import Foundation
+@testable import Imagery
+import ImageryCodecs
+@testable import ImageryServer
+import ImageryTestSupport
+import Testing
+
+/// The server over a real socket on 127.0.0.1, with a real origin on 127.0.0.1. Every request
+/// in this suite goes to loopback; refused addresses are refused before any connection.
+@Suite("imagery-server end to end", .timeLimit(.minutes(3)))
+struct ServerTests {
+    /// An origin with a JPEG (640×427), an opaque PNG, a PNG with alpha, a 404, a 500 and a redirect.
+    static func origin(gate: Gate? = nil) throws -> TestHTTPServer {
+        try TestHTTPServer { request in
+            switch request.path {
+            case "/rocket.jpg": gate.map { .gated(Fixtures.rocket, gate: $0) } ?? .ok(Fixtures.rocket)
+            case "/logo.png": .ok(Fixtures.logo)
+            case "/alpha.png": .ok(Fixtures.bytes("png_pal8_trns_debianlogo_256x256.png"))
+            case "/text.txt": .ok(Array("not an image".utf8))
+            case "/broken": .status(500)
+            case "/to-unspecified": .redirect("http://0.0.0.0:9/rocket.jpg")
+            default: .status(404)
+            }
+        }
+    }
+
+    static func plain(_ origin: TestHTTPServer, _ path: String, options: String = "rs:fit:300:300") -> String {
+        "/unsafe/\(options)/plain/http://127.0.0.1:\(origin.port)\(path)"
+    }
+
+    @Test("A loopback origin is refused by default, before any request reaches it")
+    func loopbackRefusedByDefault() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let server = try await ServerHarness.start()
+        defer { server.cancel() }
+
+        let reply = try await server.get(Self.plain(origin, "/rocket.jpg"))
+        #expect(reply.status == 403)
+        #expect(reply.text == "source: loopback addresses are refused\n")
+        #expect(origin.hits("/rocket.jpg") == 0)
+    }
+
+    @Test("With --allow-loopback-sources: fit, base64 and plain sources, headers, 304 on If-None-Match")
+    func servesAnImage() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let server = try await ServerHarness.start { $0.allowLoopbackSources = true }
+        defer { server.cancel() }
+
+        let reply = try await server.get(Self.plain(origin, "/rocket.jpg"))
+        #expect(reply.status == 200)
+        #expect(reply.header("content-type") == "image/jpeg")
+        #expect(reply.header("content-length") == String(reply.body.count))
+        #expect(reply.header("cache-control") == "public, max-age=31536000, immutable")
+        #expect(reply.header("vary") == "Accept")
+        let image = try ServerHarness.image(reply)
+        #expect(image.width == 300 && image.height == 200)
+
+        let encoded = "/unsafe/rs:fit:300:300/" + "http://127.0.0.1:\(origin.port)/rocket.jpg".base64URL + ".png"
+        let png = try await server.get(encoded)
+        #expect(png.status == 200 && png.header("content-type") == "image/png" && png.header("vary") == nil)
+
+        let etag = try #require(reply.header("etag"))
+        let again = try await server.get(Self.plain(origin, "/rocket.jpg"), headers: [("If-None-Match", etag)])
+        #expect(again.status == 304 && again.body.isEmpty && again.header("etag") == etag)
+        #expect(origin.hits("/rocket.jpg") == 1)   // the PNG and the 304 came from what the first loaded
+    }
+
+    @Test("Concurrent identical requests cost one origin GET; other sizes share it too")
+    func coalescing() async throws {
+        let gate = Gate()
+        let origin = try Self.origin(gate: gate)
+        defer { origin.stop() }
+        let server = try await ServerHarness.start { $0.allowLoopbackSources = true }
+        defer { server.cancel() }
+
+        // 7 requests: within the client's 8 connections per host, so all are at the server at once.
+        let paths = Array(repeating: Self.plain(origin, "/rocket.jpg"), count: 5)
+            + [Self.plain(origin, "/rocket.jpg", options: "w:100"), Self.plain(origin, "/rocket.jpg", options: "rs:fill:64:64")]
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for path in paths { group.addTask { try await server.get(path).status } }
+            await server.server.service.pipeline.graph.waitUntil { $0.registeredCount == paths.count }   // every caller waits on the one download
+            gate.open()
+            for try await status in group { #expect(status == 200) }
+        }
+        #expect(origin.hits("/rocket.jpg") == 1)
+        #expect(server.server.service.pipeline.statistics.downloads == 1)
+    }
+
+    @Test("With a key, a good signature is served and a wrong or missing one gets 403")
+    func signatures() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
+        let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
+        let server = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.keyHex = key
+            $0.saltHex = salt
+        }
+        defer { server.cancel() }
+        let signed = "/w:64/plain/http://127.0.0.1:\(origin.port)/rocket.jpg"
+        let signature = try #require(URLSignature(keyHex: key, saltHex: salt)).sign(signed)
+
+        #expect(try await server.get("/" + signature + signed).status == 200)
+        for bad in ["unsafe", "_", String(signature.reversed()), signature + "A"] {
+            let reply = try await server.get("/" + bad + signed)
+            #expect(reply.status == 403 && reply.text == "invalid signature\n")
+        }
+        #expect(try await server.get("/" + signature + "/w:65/plain/http://127.0.0.1:\(origin.port)/rocket.jpg").status == 403)
+        #expect(origin.hits("/rocket.jpg") == 1)
+    }
+
+    @Test("Errors carry their status, one short line, and a short max-age")
+    func errorStatuses() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-server-root-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data(Fixtures.logo).write(to: root.appendingPathComponent("logo.png"))
+        let server = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.localRoot = root.path
+            $0.maximumSourcePixels = 400_000
+        }
+        defer { server.cancel() }
+
+        let cases: [(String, Int, String)] = [
+            ("/unsafe/zoom:2/plain/http://127.0.0.1:\(origin.port)/rocket.jpg", 400, "unknown option: zoom"),
+            ("/unsafe/w:abc/plain/http://127.0.0.1:\(origin.port)/rocket.jpg", 400, "invalid option w"),
+            (Self.plain(origin, "/missing.jpg"), 404, "source: not found"),
+            (Self.plain(origin, "/text.txt"), 415, "source: not an image format"),
+            (Self.plain(origin, "/broken"), 502, "source: the origin answered 500"),
+            (Self.plain(origin, "/to-unspecified"), 403, "source: unspecified addresses are refused"),
+            ("/unsafe/w:10/plain/local:///../etc/passwd", 403, "source: outside the local root"),
+            ("/unsafe/w:10/plain/local:///nothing.png", 404, "source: not found"),
+            ("/unsafe/w:10/plain/ftp://127.0.0.1/a.jpg", 400, "source: not an http(s) or local:// URL"),
+            ("/unsafe/w:10/plain/http://127.0.0.1:\(origin.port)/rocket.jpg@tiff", 400, "extension: unsupported format tiff"),
+        ]
+        for (path, status, line) in cases {
+            let reply = try await server.get(path)
+            #expect(reply.status == status, "\(path)")
+            #expect(reply.text.hasPrefix(line) && reply.text.split(separator: "\n").count == 1, "\(reply.text)")
+            #expect(reply.header("cache-control") == "public, max-age=10")
+            #expect(!reply.text.contains(root.path))
+        }
+        // 640×427 = 273,280 pixels passes the 400,000-pixel limit; the 1280×1024 meadow would not.
+        #expect(try await server.get("/unsafe/w:10/plain/local:///logo.png").status == 200)
+        #expect(origin.hits("/to-unspecified") == 1)   // the redirect itself was requested; 0.0.0.0 never was
+    }
+
+    @Test("Too many pixels is 422; a source over the byte limit is 413")
+    func limits() async throws {
+        let origin = try TestHTTPServer { request in request.path == "/meadow.jpg" ? .ok(Fixtures.meadow) : .status(404) }
+        defer { origin.stop() }
+        let strict = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.maximumSourcePixels = 1_000_000
+        }
+        defer { strict.cancel() }
+        let tooManyPixels = try await strict.get(Self.plain(origin, "/meadow.jpg"))
+        #expect(tooManyPixels.status == 422 && tooManyPixels.text.contains("1280x1024"))
+
+        let small = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.maximumSourceBytes = 10_000
+        }
+        defer { small.cancel() }
+        #expect(try await small.get(Self.plain(origin, "/meadow.jpg")).status == 413)
+    }
+
+    @Test("A full queue answers 503 with Retry-After instead of growing")
+    func overload() async throws {
+        let gate = Gate()
+        let origin = try Self.origin(gate: gate)
+        defer { origin.stop() }
+        let server = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.maximumQueue = 2
+        }
+        defer { server.cancel() }
+
+        async let first = server.get(Self.plain(origin, "/rocket.jpg", options: "w:10"))
+        async let second = server.get(Self.plain(origin, "/rocket.jpg", options: "w:20"))
+        await server.server.service.pipeline.graph.waitUntil { $0.registeredCount == 2 }
+        let refused = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:30"))
+        #expect(refused.status == 503 && refused.header("retry-after") == "1")
+        #expect(refused.header("cache-control") == "no-store")
+        gate.open()
+        #expect(try await first.status == 200)
+        #expect(try await second.status == 200)
+        #expect(try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:30")).status == 200)
+    }
+
+    @Test("Every option changes the output as imgproxy documents it")
+    func everyOption() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let server = try await ServerHarness.start { $0.allowLoopbackSources = true }
+        defer { server.cancel() }
+        func image(_ options: String, _ path: String = "/rocket.jpg") async throws -> Bitmap {
+            let reply = try await server.get(Self.plain(origin, path, options: options))
+            try #require(reply.status == 200, "\(options): \(reply.text)")
+            return try ServerHarness.image(reply)
+        }
+        func size(_ options: String, _ path: String = "/rocket.jpg") async throws -> String {
+            let bitmap = try await image(options, path)
+            return "\(bitmap.width)x\(bitmap.height)"
+        }
+
+        // The source is 640×427.
+        #expect(try await size("rs:fit:320:320") == "320x214")
+        #expect(try await size("resize:fill:100:100") == "100x100")
+        #expect(try await size("rs:fill:100:100/g:sm") == "100x100")
+        #expect(try await size("rs:fill:100:100/gravity:fp:0.9:0.1") == "100x100")
+        #expect(try await size("rs:force:100:50") == "100x50")
+        #expect(try await size("rt:auto/w:100/h:200") == "100x67")            // landscape into portrait: fit
+        #expect(try await size("rt:auto/w:200/h:100") == "200x100")           // same orientation: fill
+        #expect(try await size("rt:fill-down/s:1000:500") == "640x320")       // never enlarged, box's ratio kept
+        #expect(try await size("s:1280:0") == "640x427")                      // not enlarged by default
+        #expect(try await size("s:1280:0:1") == "1280x854")                   // size's enlarge
+        #expect(try await size("w:1280/el:1") == "1280x854")
+        #expect(try await size("h:100") == "150x100")
+        #expect(try await size("w:100/dpr:2") == "200x133")
+        #expect(try await size("c:320:200/w:160") == "160x100")               // crop first, then resize
+        #expect(try await size("crop:0.5:0.5:nowe") == "320x214")              // fractions of the source
+        #expect(try await size("rs:fit:100:100/rot:90") == "67x100")          // the box applies to the rotated image
+        #expect(try await size("rs:fit:300:300:0:1/bg:ffffff") == "300x300")  // extend pads to the box
+        #expect(try await size("s:300:300/ex:1:so") == "300x300")
+
+        // Blur and sharpen change pixels but not the size; quality changes the bytes.
+        let plainImage = try await image("w:200")
+        let blurred = try await image("w:200/bl:4")
+        let sharpened = try await image("w:200/sharpen:1")
+        #expect(ImageComparison.psnr(plainImage, blurred) < 35)
+        #expect(ImageComparison.psnr(plainImage, sharpened) < 45)
+        let high = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/q:95"))
+        let low = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/quality:20"))
+        #expect(low.body.count < high.body.count / 2)
+        let cacheBusted = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/cb:v2"))
+        #expect(cacheBusted.status == 200)
+
+        // Background flattens alpha; format picks the encoder.
+        let png = try await server.get(Self.plain(origin, "/alpha.png", options: "w:100/f:png"))
+        #expect(png.header("content-type") == "image/png")
+        #expect(try ServerHarness.image(png).hasTransparency)
+        let flattened = try await server.get(Self.plain(origin, "/alpha.png", options: "w:100/f:png/bg:255:0:0"))
+        #expect(try !ServerHarness.image(flattened).hasTransparency)
+        let negotiated = try await server.get(Self.plain(origin, "/alpha.png", options: "w:100"))
+        #expect(negotiated.header("content-type") == "image/png")   // alpha and no WebP asked for
+        let jpeg = try await server.get(Self.plain(origin, "/alpha.png", options: "w:100/format:jpg"))
+        #expect(jpeg.header("content-type") == "image/jpeg")
+    }
+
+    @Test("Accept decides WebP only when the build writes it", .enabled(if: ImageEncoder.supportedFormats.contains(.webp), "needs the WebP trait: swift test --traits WebP"))
+    func acceptNegotiatesWebP() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let server = try await ServerHarness.start { $0.allowLoopbackSources = true }
+        defer { server.cancel() }
+        let webp = try await server.get(Self.plain(origin, "/rocket.jpg"), headers: [("Accept", "image/avif,image/webp,*/*")])
+        #expect(webp.header("content-type") == "image/webp" && webp.header("vary") == "Accept")
+        let refused = try await server.get(Self.plain(origin, "/rocket.jpg"), headers: [("Accept", "image/webp;q=0,*/*")])
+        #expect(refused.header("content-type") == "image/jpeg")
+    }
+
+    @Test("/health answers while images are served")
+    func health() async throws {
+        let server = try await ServerHarness.start()
+        defer { server.cancel() }
+        let reply = try await server.get("/health")
+        #expect(reply.status == 200 && reply.text == "ok\n")
+    }
+}

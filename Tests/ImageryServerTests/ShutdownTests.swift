@@ -1,0 +1,125 @@
+import AsyncHTTPClient
+import Foundation
+import Imagery
+import ImageryTestSupport
+import NIOCore
+import NIOHTTP1
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `imagery-server` executable itself, as a child process on 127.0.0.1, stopped by its PID.
+@Suite("imagery-server as a process", .timeLimit(.minutes(3)))
+struct ShutdownTests {
+    @Test(
+        "SIGTERM lets every in-flight request finish, then the process exits 0",
+        .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
+    )
+    func gracefulShutdown() async throws {
+        // Given an origin that holds three different images until the test opens its gate
+        let gate = Gate()
+        let origin = try TestHTTPServer { request in
+            request.path.hasPrefix("/held-") ? .gated(Fixtures.rocket, gate: gate) : .status(404)
+        }
+        defer { origin.stop() }
+        let server = try ServerProcess.start(["--port", "0", "--allow-loopback-sources"])
+        defer { server.kill() }
+        let port = try await server.port()
+
+        // When three requests are in flight (each has reached the origin) and SIGTERM arrives
+        let paths = (1...3).map { "/unsafe/w:100/plain/http://127.0.0.1:\(origin.port)/held-\($0).jpg" }
+        let replies = Task {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for path in paths {
+                    group.addTask {
+                        let response = try await HTTPClient.shared.execute(
+                            HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(60)
+                        )
+                        _ = try await response.body.collect(upTo: 1 << 20)
+                        return Int(response.status.code)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        for index in 1...3 { await origin.events.wait(for: "request:/held-\(index).jpg") }
+        server.signal(SIGTERM)
+        gate.open()
+
+        // Then all three are answered in full, and the process ends cleanly
+        #expect(try await replies.value == [200, 200, 200])
+        #expect(await server.exitCode() == 0)
+    }
+}
+
+/// A child process of the `imagery-server` executable, its output read for the port it logs.
+final class ServerProcess: Sendable {
+    private let process: Process
+    private let output: Pipe
+    private let lines = EventCounter()
+    private let announced = Locked<Int?>(nil)
+
+    private init(process: Process, output: Pipe) {
+        self.process = process
+        self.output = output
+    }
+
+    static func start(_ arguments: [String]) throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ChildProcess.executable("imagery-server")!)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let server = ServerProcess(process: process, output: output)
+        Thread.detachNewThread { server.readOutput() }
+        return server
+    }
+
+    /// Reads log lines until the pipe closes; records the port of the "listening" line.
+    private func readOutput() {
+        var pending = Data()
+        while true {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                if line.contains("listening"), let range = line.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                    let port = Int(line[range].split(separator: ":").last!)
+                    announced.withLock { $0 = port }
+                    lines.record("ready")
+                }
+            }
+        }
+        lines.record("ready")   // the output ended: a server that never listened fails below, not hangs
+    }
+
+    /// The port the server announced, once it listens.
+    func port() async throws -> Int {
+        await lines.wait(for: "ready")
+        return try #require(announced.withLock { $0 })
+    }
+
+    func signal(_ signal: Int32) {
+        Glibc.kill(process.processIdentifier, signal)
+    }
+
+    /// Stops a server a failed test left running; a no-op once it has exited.
+    func kill() {
+        if process.isRunning { signal(SIGKILL) }
+    }
+
+    /// Waits for the process to end, off the cooperative pool.
+    func exitCode() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                self.process.waitUntilExit()
+                continuation.resume(returning: self.process.terminationStatus)
+            }
+        }
+    }
+}

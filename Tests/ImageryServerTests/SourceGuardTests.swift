@@ -1,0 +1,126 @@
+import Foundation
+@testable import ImageryServer
+import Imagery
+import Testing
+
+/// The SSRF guard as pure functions: no address here is ever connected to.
+@Suite("The SSRF guard and the source policy")
+struct SourceGuardTests {
+    @Test("Every IPv4 range is classified", arguments: [
+        ("0.0.0.0", AddressClass.unspecified), ("0.1.2.3", .unspecified),
+        ("10.0.0.1", .private), ("10.255.255.255", .private),
+        ("100.63.255.255", .public), ("100.64.0.1", .sharedAddressSpace), ("100.127.255.255", .sharedAddressSpace), ("100.128.0.0", .public),
+        ("127.0.0.1", .loopback), ("127.255.0.9", .loopback),
+        ("169.254.169.254", .linkLocal),
+        ("172.15.255.255", .public), ("172.16.0.1", .private), ("172.31.255.255", .private), ("172.32.0.0", .public),
+        ("192.0.0.8", .reserved), ("192.0.2.1", .reserved), ("192.88.99.1", .reserved),
+        ("192.168.1.1", .private), ("198.18.0.1", .reserved), ("198.19.255.255", .reserved), ("198.51.100.7", .reserved),
+        ("203.0.113.9", .reserved), ("224.0.0.1", .multicast), ("239.255.255.250", .multicast),
+        ("240.0.0.1", .reserved), ("255.255.255.255", .reserved),
+        ("8.8.8.8", .public), ("93.184.216.34", .public), ("1.1.1.1", .public),
+    ])
+    func ipv4(_ address: String, _ expected: AddressClass) {
+        #expect(AddressClassifier.classify(address) == expected)
+    }
+
+    @Test("Every IPv6 range is classified, mapped addresses included", arguments: [
+        ("::", AddressClass.unspecified), ("::1", .loopback), ("[::1]", .loopback),
+        ("::ffff:127.0.0.1", .ipv4Mapped), ("::ffff:10.0.0.1", .ipv4Mapped), ("::ffff:8.8.8.8", .ipv4Mapped),
+        ("::ffff:7f00:1", .ipv4Mapped), ("::127.0.0.1", .reserved),
+        ("fc00::1", .private), ("fd12:3456::1", .private), ("fec0::1", .private),
+        ("fe80::1", .linkLocal), ("febf::1", .linkLocal),
+        ("ff02::1", .multicast), ("ff05::2", .multicast),
+        ("2001:db8::1", .reserved), ("64:ff9b::a00:1", .reserved), ("100::1", .reserved),
+        ("2606:4700:4700::1111", .public), ("2a00:1450:4001::200e", .public),
+    ])
+    func ipv6(_ address: String, _ expected: AddressClass) {
+        #expect(AddressClassifier.classify(address) == expected)
+    }
+
+    @Test("Host names are not IP literals")
+    func names() {
+        for name in ["localhost", "example.com", "127.0.0.1.nip.io", "0x7f000001", "2130706433", ""] {
+            #expect(AddressClassifier.classify(name) == nil, "\(name)")
+        }
+    }
+
+    @Test("Only public addresses pass by default; loopback with the flag; nothing else ever")
+    func policy() {
+        for kind in [AddressClass.private, .linkLocal, .sharedAddressSpace, .multicast, .unspecified, .ipv4Mapped, .reserved] {
+            #expect(!kind.isAllowed(allowLoopback: false) && !kind.isAllowed(allowLoopback: true))
+        }
+        #expect(AddressClass.public.isAllowed(allowLoopback: false))
+        #expect(!AddressClass.loopback.isAllowed(allowLoopback: false) && AddressClass.loopback.isAllowed(allowLoopback: true))
+    }
+
+    @Test("Every address a name resolves to is checked: one private answer refuses the host")
+    func resolvedNames() throws {
+        var policy = SourcePolicy()
+        policy.resolve = { host in
+            switch host {
+            case "cdn.test": ["93.184.216.34", "2606:4700:4700::1111"]
+            case "rebind.test": ["93.184.216.34", "10.0.0.7"]
+            case "metadata.test": ["169.254.169.254"]
+            default: []
+            }
+        }
+        try policy.checkHop(URL(string: "https://cdn.test/a.jpg")!)
+        for host in ["rebind.test", "metadata.test"] {
+            #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "https://\(host)/a.jpg")!) }
+        }
+        #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "https://unknown.test/a.jpg")!) }
+        #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "http://[::ffff:127.0.0.1]/a.jpg")!) }
+    }
+
+    @Test("The allowlist applies to the source and to every hop")
+    func allowlist() throws {
+        var policy = SourcePolicy()
+        policy.allowedPrefixes = ["https://images.test/"]
+        policy.resolve = { _ in ["93.184.216.34"] }
+        _ = try policy.source(for: "https://images.test/a.jpg")
+        #expect(throws: ServerError.forbidden("source: not in the allowed sources")) {
+            try policy.source(for: "https://images.test.evil.test/a.jpg")
+        }
+        #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "https://other.test/a.jpg")!) }
+    }
+
+    @Test("Literal addresses are refused before any request; other schemes are not sources")
+    func literalSources() {
+        let policy = SourcePolicy()
+        #expect(throws: ServerError.self) { try policy.source(for: "http://127.0.0.1:8080/a.jpg") }
+        #expect(throws: ServerError.self) { try policy.source(for: "http://[::1]/a.jpg") }
+        #expect(throws: ServerError.badRequest("source: not an http(s) or local:// URL")) { try policy.source(for: "ftp://example.test/a.jpg") }
+        #expect(throws: ServerError.badRequest("source: not an http(s) or local:// URL")) { try policy.source(for: "file:///etc/passwd") }
+    }
+
+    @Test("local:// stays inside the root: .., absolute tricks and symlinks out are refused")
+    func localRoot() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-root-\(UInt64.random(in: 0...UInt64.max))")
+        let outside = root.deletingLastPathComponent().appendingPathComponent(root.lastPathComponent + "-outside")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: outside)
+        }
+        try Data([1]).write(to: root.appendingPathComponent("photos/a.jpg"))
+        try Data([1]).write(to: outside.appendingPathComponent("secret.jpg"))
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link"), withDestinationURL: outside)
+
+        var policy = SourcePolicy()
+        #expect(throws: ServerError.forbidden("source: local sources are off (no --local-root)")) {
+            try policy.localPath(for: "local:///photos/a.jpg")
+        }
+        policy.localRoot = root.path
+        let inside = try policy.localPath(for: "local:///photos/a.jpg")
+        #expect(inside.hasSuffix("/photos/a.jpg"))
+        for escape in [
+            "local:///../\(outside.lastPathComponent)/secret.jpg", "local:///photos/../../\(outside.lastPathComponent)/secret.jpg",
+            "local:///%2e%2e/\(outside.lastPathComponent)/secret.jpg", "local:///link/secret.jpg",
+        ] {
+            #expect(throws: ServerError.forbidden("source: outside the local root"), "\(escape)") { try policy.localPath(for: escape) }
+        }
+        // An absolute path is taken relative to the root, never from /.
+        #expect(try policy.localPath(for: "local:////etc/passwd").hasPrefix(root.resolvingSymlinksInPath().path))
+    }
+}
