@@ -4,6 +4,7 @@ import ImageryCodecs
 import ImageryDiskCache
 import ImageryHTTPClient
 import Logging
+import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
@@ -18,7 +19,13 @@ package struct ImageryServer: Sendable {
     private let http: HTTPClientDataLoader
     private let logger: Logger
 
-    package init(configuration: ServerConfiguration, logger: Logger = Logger(label: "imagery.server")) throws(ServerSetupError) {
+    /// `metrics` is the registry `/metrics` renders; bootstrap swift-metrics with a
+    /// `PrometheusMetricsFactory` on the same registry, before this, to include the pipeline's counters.
+    package init(
+        configuration: ServerConfiguration,
+        metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        logger: Logger = Logger(label: "imagery.server")
+    ) throws(ServerSetupError) {
         self.configuration = configuration
         self.logger = logger
         var loading = HTTPClientDataLoader.Configuration()
@@ -39,7 +46,10 @@ package struct ImageryServer: Sendable {
         if let directory = configuration.cacheDirectory, let error = pipeline.useDiskCache(directory: directory) {
             throw .cacheDirectory("\(error)")
         }
-        self.service = try ImageService(configuration: configuration, pipeline: ImagePipeline(configuration: pipeline), logger: logger)
+        self.service = try ImageService(
+            configuration: configuration, pipeline: ImagePipeline(configuration: pipeline),
+            metrics: ServerMetrics(registry: metrics), logger: logger
+        )
     }
 
     /// Serves until SIGTERM or SIGINT (or until the calling task is cancelled), then lets

@@ -2,6 +2,8 @@ import ArgumentParser
 import Configuration
 import ImageryServer
 import Logging
+import Metrics
+import Prometheus
 
 /// `imagery-server`: flags first, then the environment (`IMAGERY_KEY` …), then the defaults.
 @main
@@ -89,9 +91,12 @@ struct ServerCommand: AsyncParsableCommand {
 
         var logger = Logger(label: "imagery.server")
         logger.logLevel = .info
+        // Before the pipeline exists: its counters are made when it is.
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let server: ImageryServer
         do {
-            server = try ImageryServer(configuration: configuration, logger: logger)
+            server = try ImageryServer(configuration: configuration, metrics: registry, logger: logger)
         } catch {
             throw ValidationError(error.description)
         }

@@ -200,3 +200,11 @@ func httpClientExample(guard allowed: @escaping @Sendable (URL) -> Bool) async t
     // README: http client end
     _ = pipeline
 }
+
+func imageServerExample() {
+    // README: image server begin
+    var configuration = ImagePipeline.Configuration.standard
+    configuration.imageServer = ImageServer(baseURL: URL(string: "https://img.example.com")!)
+    // README: image server end
+    _ = configuration
+}

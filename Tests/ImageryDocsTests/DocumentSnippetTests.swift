@@ -12,6 +12,7 @@ struct DocumentSnippetTests {
         ("disk cache", "README.md"),
         ("pixels", "README.md"),
         ("http client", "README.md"),
+        ("image server", "README.md"),
         ("getting started load", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
         ("getting started decode", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
         ("getting started thumbnail", "Sources/Imagery/Imagery.docc/GettingStarted.md"),

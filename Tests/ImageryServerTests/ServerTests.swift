@@ -266,6 +266,35 @@ struct ServerTests {
         #expect(refused.header("content-type") == "image/jpeg")
     }
 
+    @Test("An app's pipeline routed through ImageServer gets the image it would have made itself, from one small download")
+    func routedPipeline() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let key = "00112233445566778899aabbccddeeff", salt = "0f0e"
+        let server = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.keyHex = key
+            $0.saltHex = salt
+        }
+        defer { server.cancel() }
+        let imageServer = try #require(ImageServer(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, keyHex: key, saltHex: salt))
+
+        // Given a request that resizes, rotates and blurs on the server and rounds its corners on the device
+        var request = ImageRequest(url: URL(string: "http://127.0.0.1:\(origin.port)/rocket.jpg")!, resize: .fit(width: 120, height: 120))
+        request.processors = [.rotate(degrees: 90), .blur(sigma: 1), .roundedCorners(8)]
+        let direct = try await Fixtures.pipeline().image(for: request).image
+        let routedPipeline = Fixtures.pipeline()
+        let routed = try await ImagePipeline(configuration: routedPipeline.configuration.with { $0.imageServer = imageServer })
+            .image(for: request).image
+
+        // Then both are 80x120 with the same corners, and close in pixels (JPEG q80 between them)
+        #expect(routed.width == 80 && routed.height == 120)
+        #expect(direct.width == routed.width && direct.height == routed.height)
+        #expect(routed.hasTransparency)
+        #expect(ImageComparison.psnr(direct, routed) > 30)
+        #expect(origin.hits("/rocket.jpg") == 2)   // once for the app's own pipeline, once for the server
+    }
+
     @Test("/health answers while images are served")
     func health() async throws {
         let server = try await ServerHarness.start()

@@ -53,6 +53,50 @@ struct ShutdownTests {
     }
 }
 
+extension ShutdownTests {
+    @Test(
+        "/metrics shows the pipeline's counters, requests by status, latency, in-flight and queued requests",
+        .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
+    )
+    func metrics() async throws {
+        let origin = try TestHTTPServer { request in request.path == "/rocket.jpg" ? .ok(Fixtures.rocket) : .status(404) }
+        defer { origin.stop() }
+        let server = try ServerProcess.start(["--port", "0", "--allow-loopback-sources"])
+        defer { server.kill() }
+        let port = try await server.port()
+        func get(_ path: String) async throws -> (Int, String) {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(60))
+            let body = try await response.body.collect(upTo: 4 << 20)
+            return (Int(response.status.code), String(buffer: body))
+        }
+
+        for width in [100, 100, 200] {
+            #expect(try await get("/unsafe/w:\(width)/plain/http://127.0.0.1:\(origin.port)/rocket.jpg").0 == 200)
+        }
+        #expect(try await get("/unsafe/w:100/plain/http://127.0.0.1:\(origin.port)/missing.jpg").0 == 404)
+        let (status, text) = try await get("/metrics")
+        #expect(status == 200)
+        let lines = Set(text.split(separator: "\n").map(String.init))
+        for expected in [
+            // w:100 twice (the second from the response cache), w:200, and the 404's attempt: one
+            // after the other and with no disk cache, each size fetches the original again.
+            "imagery_downloads_total 3",
+            "imagery_requests_total 3",
+            #"imagery_failures_total{kind="not_found"} 1"#,
+            #"imagery_http_requests_total{status="200"} 3"#,
+            #"imagery_http_requests_total{status="404"} 1"#,
+            "imagery_http_request_duration_seconds_count 4",
+            "imagery_http_requests_in_flight 1.0",   // this /metrics request itself
+            "imagery_image_requests_queued 0.0",
+        ] {
+            #expect(lines.contains(expected), "\(expected) not in:\n\(text)")
+        }
+        #expect(text.contains("imagery_decodes_total"))
+        server.signal(SIGTERM)
+        #expect(await server.exitCode() == 0)
+    }
+}
+
 /// A child process of the `imagery-server` executable, its output read for the port it logs.
 final class ServerProcess: Sendable {
     private let process: Process

@@ -22,7 +22,7 @@ extension ImagePipeline {
         completion: @escaping @Sendable (Result<ImageResponse, ImagePipelineError>) -> Void
     ) -> ImageTask {
         stats.recordRequest()
-        let task = ImageTask(request: request, graph: graph)
+        let task = ImageTask(request: routed(request), graph: graph)
         task.observe(events: nil, finish: { outcome in queue.async { completion(outcome) } })
         start(task)
         return task

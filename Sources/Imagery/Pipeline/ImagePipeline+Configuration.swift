@@ -33,6 +33,15 @@ extension ImagePipeline {
         /// images and PNG for the rest.
         public var processedImageEncoder: (any ImageEncoding)?
 
+        /// An image server that `http(s)` requests are routed through, so each download is the
+        /// size asked for (see ``ImageServer``). `data(for:)` is not routed: it asks for the
+        /// original. Default: `nil`.
+        ///
+        /// ```swift
+        /// configuration.imageServer = ImageServer(baseURL: URL(string: "https://img.example.com")!)
+        /// ```
+        public var imageServer: ImageServer?
+
         // MARK: Limits
 
         /// Downloads that run at once; the rest wait in priority order. Default: 6.

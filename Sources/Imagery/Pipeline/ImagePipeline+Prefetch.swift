@@ -62,7 +62,7 @@ extension ImagePipeline {
         var request = request
         request.priority = min(request.priority, .low)
         stats.recordRequest()
-        let task = ImageTask(request: request, graph: graph)
+        let task = ImageTask(request: routed(request), graph: graph)
         guard prefetches.attach(task, to: ticket) else { return .failure(.cancelled) }
         start(task)
         return await withTaskCancellationHandler {

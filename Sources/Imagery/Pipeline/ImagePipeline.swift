@@ -93,7 +93,12 @@ public final class ImagePipeline: Sendable {
 
     /// The cache key `request` is stored under.
     public func cacheKey(for request: ImageRequest) -> ImageCacheKey {
-        Self.cacheKey(for: request, loader: loader)
+        Self.cacheKey(for: routed(request), loader: loader)
+    }
+
+    /// `request` as it is loaded: through ``Configuration/imageServer`` when one is set.
+    func routed(_ request: ImageRequest) -> ImageRequest {
+        configuration.imageServer?.route(request) ?? request
     }
 
     static func cacheKey(for request: ImageRequest, loader: any DataLoading) -> ImageCacheKey {
@@ -147,7 +152,7 @@ public final class ImagePipeline: Sendable {
     public func image(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
         stats.recordRequest()
         if let hit = memoryHit(for: request) { return hit }
-        let task = ImageTask(request: request, graph: graph)
+        let task = ImageTask(request: routed(request), graph: graph)
         let outcome = await withTaskCancellationHandler {
             await graph.start(task)
             return await task.outcome()
@@ -167,7 +172,7 @@ public final class ImagePipeline: Sendable {
     /// ```
     public func imageTask(with request: ImageRequest) -> ImageTask {
         stats.recordRequest()
-        let task = ImageTask(request: request, graph: graph)
+        let task = ImageTask(request: routed(request), graph: graph)
         start(task)
         return task
     }
@@ -185,7 +190,7 @@ public final class ImagePipeline: Sendable {
     /// ```
     public func events(for request: ImageRequest) -> ImageTask.Events {
         stats.recordRequest()
-        let task = ImageTask(request: request, graph: graph)
+        let task = ImageTask(request: routed(request), graph: graph)
         let stream = AsyncStream<ImageTask.Events.Item> { continuation in
             task.observe(
                 events: { continuation.yield(.event($0)) },
@@ -209,7 +214,7 @@ public final class ImagePipeline: Sendable {
         onFinish: @escaping @Sendable (Result<ImageResponse, ImagePipelineError>) -> Void
     ) -> ImageTask {
         stats.recordRequest()
-        let task = ImageTask(request: request, graph: graph)
+        let task = ImageTask(request: routed(request), graph: graph)
         task.observe(events: onEvent, finish: onFinish)
         start(task)
         return task

@@ -11,7 +11,9 @@ struct ImageResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
+        service.metrics.requestStarted()
         guard request.method == .get || request.method == .head else {
+            service.metrics.requestFinished(status: .methodNotAllowed, after: ContinuousClock.now - started)
             return Self.response(.text(.methodNotAllowed, "only GET and HEAD", cacheControl: "no-store"), head: false)
         }
         // The request target as sent: a plain source's percent-encoding must survive to the parser.
@@ -21,14 +23,21 @@ struct ImageResponder: HTTPResponder {
         switch path {
         case "/health":
             answer = .text(.ok, "ok", cacheControl: "no-store")
+        case "/metrics":
+            var fields = HTTPFields()
+            fields[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            fields[.cacheControl] = "no-store"
+            answer = ServerResponse(status: .ok, headers: fields, body: service.metrics.render())
         default:
             answer = await service.image(
                 path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch]
             )
         }
+        let elapsed = ContinuousClock.now - started
+        service.metrics.requestFinished(status: answer.status, after: elapsed)
         logger.info("request", metadata: [
             "status": "\(answer.status.code)",
-            "ms": "\((ContinuousClock.now - started).milliseconds)",
+            "ms": "\(elapsed.milliseconds)",
             "bytes": "\(answer.body.count)",
         ])
         return Self.response(answer, head: request.method == .head)

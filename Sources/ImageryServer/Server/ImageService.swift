@@ -12,14 +12,16 @@ import Synchronization
 final class ImageService: Sendable {
     let configuration: ServerConfiguration
     let pipeline: ImagePipeline
+    let metrics: ServerMetrics
     private let signature: URLSignature?
     private let responses: ResponseCache
     private let inFlight = Atomic<Int>(0)
     private let logger: Logger
 
-    init(configuration: ServerConfiguration, pipeline: ImagePipeline, logger: Logger) throws(ServerSetupError) {
+    init(configuration: ServerConfiguration, pipeline: ImagePipeline, metrics: ServerMetrics, logger: Logger) throws(ServerSetupError) {
         self.configuration = configuration
         self.pipeline = pipeline
+        self.metrics = metrics
         self.logger = logger
         self.responses = ResponseCache(budget: configuration.responseCacheBytes)
         if let keyHex = configuration.keyHex {
@@ -66,7 +68,8 @@ final class ImageService: Sendable {
     /// Loads through the pipeline and encodes, counted against the queue limit.
     private func render(_ plan: RequestPlan, accept: String?) async throws(ServerError) -> ResponseCache.Entry {
         let admitted = inFlight.add(1, ordering: .relaxed).newValue
-        defer { inFlight.subtract(1, ordering: .relaxed) }
+        metrics.setQueued(min(admitted, configuration.maximumQueue))
+        defer { metrics.setQueued(inFlight.subtract(1, ordering: .relaxed).newValue) }
         guard admitted <= configuration.maximumQueue else { throw .overloaded(retryAfter: 1) }
 
         let image: Bitmap

@@ -1,4 +1,5 @@
 import Foundation
+import Imagery
 
 /// An imgproxy-format request path split into its parts, before anything is checked:
 /// `/{signature}/{options…}/{base64url source}[.{ext}]` or
@@ -65,25 +66,5 @@ struct ProcessingPath: Equatable {
         return ProcessingPath(
             signature: signature, signedPart: signedPart, options: options, source: source, fileExtension: fileExtension
         )
-    }
-}
-
-/// Base64 with the URL alphabet (`-`, `_`) and no padding, as imgproxy's signatures and
-/// encoded sources use.
-enum Base64URL {
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Accepts padded and unpadded input; `nil` for anything outside the alphabet.
-    static func decode(_ string: String) -> [UInt8]? {
-        var base64 = String(string.reversed().drop { $0 == "=" }.reversed())
-            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !base64.contains("="), base64.count % 4 != 1 else { return nil }
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
     }
 }
