@@ -1,6 +1,8 @@
 import HTTPTypes
 @testable import ImageryServer
+import Foundation
 import Imagery
+import ImageryTestSupport
 import Testing
 
 @Suite("imgproxy URLs: the path, the options, the signature")
@@ -74,6 +76,9 @@ struct URLParsingTests {
         ("g:up", "g"), ("g:ce:10:0", "g"), ("g:fp:2:0", "g"), ("dpr:0", "dpr"), ("dpr:nan", "dpr"),
         ("rot:45", "rot"), ("bl:-1", "bl"), ("sh:x", "sh"), ("bg:300:0:0", "bg"), ("bg:red", "bg"),
         ("q:101", "q"), ("f:tiff", "f"), ("w:1:2", "w"), ("c:10", "c"), ("s:9000:10", "size"),
+        // Numbers that would trap if converted or negated carelessly.
+        ("rot:-9223372036854775808", "rot"), ("w:9223372036854775807", "w"), ("c:1e300:10", "c"), ("c:-1:10", "c"),
+        ("bl:1e400", "bl"), ("dpr:inf", "dpr"),
     ])
     func badOptions(_ segment: String, _ named: String) {
         do {
@@ -83,6 +88,37 @@ struct URLParsingTests {
             #expect(error.status == .badRequest)
             #expect(error.message.contains(named), "\(error.message)")
         }
+    }
+
+    @Test("20,000 random paths built from option names, numbers and junk: each parses or is refused, none traps")
+    func randomPathsNeverTrap() {
+        var random = SplitMix64(state: 0x1DEA_5EED)
+        let names = ["rs", "s", "rt", "w", "h", "el", "ex", "g", "dpr", "c", "rot", "bl", "sh", "bg", "q", "f", "cb", "resize", "zz", ""]
+        let values = [
+            "", "0", "1", "-1", "fit", "fill", "force", "auto", "fill-down", "sm", "fp", "ce", "0.5", "1e308", "-1e308", "nan", "inf",
+            "9223372036854775807", "-9223372036854775808", "99999999999999999999", "ffffff", "png", "webp", "%00", "..", "@", ".",
+        ]
+        var refused = 0
+        for _ in 0..<20_000 {
+            var segments: [String] = []
+            for _ in 0..<Int.random(in: 0...4, using: &random) {
+                let arguments = (0..<Int.random(in: 0...5, using: &random)).map { _ in values.randomElement(using: &random)! }
+                segments.append(([names.randomElement(using: &random)!] + arguments).joined(separator: ":"))
+            }
+            let path = "/_/" + segments.joined(separator: "/") + "/plain/http://a.test/x.jpg" + (Bool.random(using: &random) ? "@png" : "")
+            do {
+                let parsed = try ProcessingPath.parse(path)
+                let options = try ProcessingOptions.parse(parsed.options)
+                _ = try RequestPlan(
+                    source: .url(URL(string: "http://a.test/x.jpg")!), options: options, fileExtension: parsed.fileExtension,
+                    defaultQuality: 80, maximumPixelCount: 1_000_000
+                )
+            } catch {
+                refused += 1
+                #expect(error.status == .badRequest)
+            }
+        }
+        #expect(refused > 1_000 && refused < 20_000)   // both outcomes were exercised
     }
 
     @Test("Signatures match Python's hmac on imgproxy's scheme (values computed with hmac.new, pasted)")

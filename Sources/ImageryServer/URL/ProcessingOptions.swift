@@ -85,7 +85,9 @@ struct ProcessingOptions: Equatable {
         case "crop", "c":
             try arguments.expect(atLeast: 2)
             let width = try arguments.double(at: 0) ?? 0, height = try arguments.double(at: 1) ?? 0
-            guard width >= 0, height >= 0 else { throw arguments.invalid("sizes must not be negative") }
+            guard (0...100_000).contains(width), (0...100_000).contains(height) else {
+                throw arguments.invalid("sizes must be 0 to 100000")
+            }
             let gravity = try arguments.gravity(from: 2, allowsSmart: true)
             crop = width == 0 && height == 0 ? nil : Crop(width: width, height: height, gravity: gravity)
         case "rotate", "rot":
@@ -165,7 +167,8 @@ private struct Arguments {
 
     func int(at index: Int, allowsNegative: Bool = false) throws(ServerError) -> Int? {
         guard let text = value(at: index) else { return nil }
-        guard let number = Int(text), allowsNegative || number >= 0, abs(number) <= 100_000 else {
+        // A range check, not abs(): abs(Int.min) traps, and a URL can spell Int.min.
+        guard let number = Int(text), (allowsNegative ? -100_000 : 0)...100_000 ~= number else {
             throw invalid("\(text.prefix(20)) is not a valid number")
         }
         return number
