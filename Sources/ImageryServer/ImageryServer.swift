@@ -31,7 +31,7 @@ package struct ImageryServer: Sendable {
         var loading = HTTPClientDataLoader.Configuration()
         loading.maximumResponseSize = configuration.maximumSourceBytes
         loading.totalDeadline = configuration.upstreamTimeout
-        loading.idleTimeout = min(configuration.upstreamTimeout, .seconds(10))
+        loading.idleTimeout = configuration.upstreamTimeout
         loading.accept = HTTPClientDataLoader.Configuration.accept(ImageDecoder.supportedFormats)
         let policy = configuration.sources
         loading.hopCheck = { url throws(DataLoadingError) in try policy.checkHop(url) }

@@ -58,7 +58,11 @@ struct FileLoadingTests {
         let gate = Gate()
         let server = try TestHTTPServer { _ in .gated(Fixtures.rocket, gate: gate) }
         defer { server.stop() }
-        let pipeline = Fixtures.pipeline(loader: DataLoader())
+        // The held downloads sit idle until the gate opens after the local load; under TSan on
+        // a busy 2-core machine that load took over the default 30 s idle timeout once.
+        var patient = DataLoader.Configuration()
+        patient.timeout = .seconds(600)
+        let pipeline = Fixtures.pipeline(loader: DataLoader(configuration: patient))
         let slow = (0..<pipeline.configuration.maximumConcurrentDownloads + 2).map {
             pipeline.imageTask(with: ImageRequest(url: server.url("/slow-\($0).jpg")))
         }

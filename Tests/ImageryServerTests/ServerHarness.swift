@@ -18,6 +18,9 @@ struct ServerHarness {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
+        // Origins held by a gate sit idle until the test opens it; under TSan on a busy machine
+        // that can take longer than the 20 s default.
+        configuration.upstreamTimeout = .seconds(300)
         configure(&configuration)
         var logger = Logger(label: "imagery.server.test")
         logger.logLevel = .critical

@@ -23,7 +23,7 @@ struct ShutdownTests {
             request.path.hasPrefix("/held-") ? .gated(Fixtures.rocket, gate: gate) : .status(404)
         }
         defer { origin.stop() }
-        let server = try ServerProcess.start(["--port", "0", "--allow-loopback-sources"])
+        let server = try ServerProcess.start(["--port", "0", "--allow-loopback-sources", "--upstream-timeout", "300"])
         defer { server.kill() }
         let port = try await server.port()
 
