@@ -58,11 +58,11 @@ extension ImagePipeline {
 
     /// `nil` when the image was already cached.
     private func prefetchOne(_ request: ImageRequest, ticket: PrefetchRegistry.Ticket) async -> ImageTask.Outcome? {
+        var request = routed(request)   // once: routing signs a URL; a routed request is not routed again
         if cachedImage(for: request) != nil { return nil }
-        var request = request
         request.priority = min(request.priority, .low)
         stats.recordRequest()
-        let task = ImageTask(request: routed(request), graph: graph)
+        let task = ImageTask(request: request, graph: graph)
         guard prefetches.attach(task, to: ticket) else { return .failure(.cancelled) }
         start(task)
         return await withTaskCancellationHandler {

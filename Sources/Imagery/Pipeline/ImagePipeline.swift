@@ -151,8 +151,9 @@ public final class ImagePipeline: Sendable {
     nonisolated(nonsending)
     public func image(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
         stats.recordRequest()
+        let request = routed(request)   // once: routing signs a URL; a routed request is not routed again
         if let hit = memoryHit(for: request) { return hit }
-        let task = ImageTask(request: routed(request), graph: graph)
+        let task = ImageTask(request: request, graph: graph)
         let outcome = await withTaskCancellationHandler {
             await graph.start(task)
             return await task.outcome()
