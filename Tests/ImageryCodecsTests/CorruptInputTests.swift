@@ -174,7 +174,7 @@ import Glibc
 /// Under a sanitizer the cap is skipped: TSan and ASan reserve shadow memory as they go, and a
 /// cap makes their own allocator die. (A 16.9 GB allocation would still fail loudly there.)
 func withAddressSpaceLimit<T>(extraBytes: Int, _ body: () -> T) -> T {
-    if sanitizerIsActive { return body() }
+    if Sanitizer.isActive { return body() }
     var previous = rlimit()
     getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &previous)
     var limited = previous
@@ -183,12 +183,6 @@ func withAddressSpaceLimit<T>(extraBytes: Int, _ body: () -> T) -> T {
     defer { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &previous) }
     return body()
 }
-
-/// Whether this process runs under ThreadSanitizer or AddressSanitizer.
-let sanitizerIsActive: Bool = {
-    let process = dlopen(nil, RTLD_NOW)
-    return dlsym(process, "__tsan_init") != nil || dlsym(process, "__asan_init") != nil
-}()
 
 /// VmSize from /proc/self/status, in bytes.
 func currentAddressSpace() -> Int {

@@ -63,7 +63,8 @@ struct HTTPClientDataLoaderTests {
     }
 
     @Test("An endless body at loopback speed fails at the limit, within twice the limit of memory, and the connection closes",
-          .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"))
+          .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"),
+          .disabled(if: Sanitizer.isActive, "a sanitizer's runtime is in the child's figures; the uninstrumented runs check them"))
     func endlessBodyMemory() async throws {
         let probe = try #require(Self.probe)
         let server = try TestHTTPServer { request in
@@ -105,7 +106,8 @@ struct HTTPClientDataLoaderTests {
     }
 
     @Test("Waiting on a server that never answers costs almost no CPU",
-          .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"))
+          .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"),
+          .disabled(if: Sanitizer.isActive, "a sanitizer's runtime is in the child's figures; the uninstrumented runs check them"))
     func silentServerCPU() async throws {
         let probe = try #require(Self.probe)
         let server = try TestHTTPServer { _ in .silent }
