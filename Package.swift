@@ -123,12 +123,14 @@ let package = Package(
                 "Imagery",
                 "ImageryCodecs",
                 "ImageryDiskCache",
+                "ImageryGallery",
                 .target(name: "ImageryHTTPClient", condition: .when(traits: ["HTTPClient"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            resources: [.copy("Gallery")],
             swiftSettings: strictSettings
         ),
+        // The photos `imagery grid` and `imagery-server --demo` show by default.
+        .target(name: "ImageryGallery", resources: [.copy("Gallery")], swiftSettings: strictSettings),
         // The imgproxy-compatible server: Hummingbird (NIO) over the pipeline. Only the
         // `imagery-server` product and its tests build it; the `imagery` tool never does.
         .target(
@@ -153,6 +155,7 @@ let package = Package(
             name: "ImageryServerTool",
             dependencies: [
                 "ImageryServer",
+                "ImageryGallery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -260,6 +263,7 @@ let package = Package(
                 "ImageryCodecs",
                 "ImageryServer",
                 "ImageryServerTool",
+                "ImageryGallery",
                 "ImageryTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Configuration
+import ImageryGallery
 import ImageryServer
 import Logging
 import Metrics
@@ -60,12 +61,16 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "JPEG and WebP quality when a URL gives none.")
     var quality = 80
 
+    @Flag(help: "Serve the embedded gallery as local:// sources, and a page showing it at / (replaces --local-root).")
+    var demo = false
+
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }
         guard maximumSourceBytes > 0, maximumSourcePixels > 0, upstreamTimeout > 0, maximumQueue > 0 else {
             throw ValidationError("limits must be positive")
         }
         if let concurrency, concurrency <= 0 { throw ValidationError("--concurrency must be positive") }
+        if demo, localRoot != nil { throw ValidationError("--demo serves the embedded gallery as its local root; drop --local-root") }
     }
 
     func run() async throws {
@@ -88,6 +93,11 @@ struct ServerCommand: AsyncParsableCommand {
         if let concurrency { configuration.concurrentProcessing = concurrency }
         configuration.maximumQueue = maximumQueue
         configuration.defaultQuality = quality
+        if demo {
+            guard let gallery = Gallery.path else { throw ValidationError("this build lacks the embedded gallery") }
+            configuration.demoRoot = gallery
+            configuration.localRoot = gallery
+        }
 
         var logger = Logger(label: "imagery.server")
         logger.logLevel = .info
@@ -100,9 +110,10 @@ struct ServerCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        let announce = logger, host = configuration.host
+        let announce = logger, host = configuration.host, demo = demo
         try await server.run { port in
             announce.info("listening", metadata: ["address": "http://\(host):\(port)"])
+            if demo { announce.info("demo page", metadata: ["address": "http://\(host):\(port)/"]) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Imagery
+import ImageryGallery
 
 /// What `imagery grid` loads: one labelled request per cell.
 struct GridItem: Sendable {
@@ -35,12 +36,8 @@ enum GridSources {
     /// The embedded gallery (real photos shipped with the CLI), with some repeated so that
     /// coalescing shows.
     static func gallery(cell: Int) throws -> [GridItem] {
-        guard let directory = Bundle.module.url(forResource: "Gallery", withExtension: nil) else {
-            throw GridError.noGallery
-        }
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".jpg") }.sorted()
-        guard !names.isEmpty else { throw GridError.noGallery }
+        let names = Gallery.imageNames
+        guard let directory = Gallery.directory, !names.isEmpty else { throw GridError.noGallery }
         let repeated = names + names.prefix(5)
         return repeated.map { name in
             let path = directory.appendingPathComponent(name).path

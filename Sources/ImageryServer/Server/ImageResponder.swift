@@ -23,6 +23,11 @@ struct ImageResponder: HTTPResponder {
         switch path {
         case "/health":
             answer = .text(.ok, "ok", cacheControl: "no-store")
+        case "/" where service.demoPage != nil:
+            var fields = HTTPFields()
+            fields[.contentType] = "text/html; charset=utf-8"
+            fields[.cacheControl] = "no-cache"
+            answer = ServerResponse(status: .ok, headers: fields, body: Array((service.demoPage ?? "").utf8))
         case "/metrics":
             var fields = HTTPFields()
             fields[.contentType] = "text/plain; version=0.0.4; charset=utf-8"

@@ -17,6 +17,8 @@ final class ImageService: Sendable {
     private let responses: ResponseCache
     private let inFlight = Atomic<Int>(0)
     private let logger: Logger
+    /// The HTML of `/` with `--demo`, made once: the gallery does not change while serving.
+    let demoPage: String?
 
     init(configuration: ServerConfiguration, pipeline: ImagePipeline, metrics: ServerMetrics, logger: Logger) throws(ServerSetupError) {
         self.configuration = configuration
@@ -31,6 +33,12 @@ final class ImageService: Sendable {
             self.signature = signature
         } else {
             self.signature = nil
+        }
+        if let root = configuration.demoRoot {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []
+            self.demoPage = DemoPage(imageNames: names, signature: signature).html
+        } else {
+            self.demoPage = nil
         }
     }
 

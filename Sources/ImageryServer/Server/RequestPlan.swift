@@ -3,7 +3,8 @@ import Imagery
 /// What one server request asks of the pipeline and of the encoder: the `ImageRequest` (its
 /// source, its resize while decoding, its processors) and how to write the result.
 ///
-/// imgproxy's order is kept: crop the source, resize, rotate, extend, blur, sharpen, flatten.
+/// imgproxy's order is kept: crop the source, resize, rotate, extend, blur, sharpen, flatten;
+/// Imagery's `circle` comes last, so its edge stays transparent.
 /// The resize happens while decoding (with DCT scaling) whenever it can: fit, or fill from the
 /// centre, with no crop before it. A rotation of 90 or 270 degrees swaps the box first, so the
 /// box applies to the rotated image, as in imgproxy.
@@ -49,6 +50,7 @@ struct RequestPlan {
         if options.blur > 0 { processors.append(.blur(sigma: options.blur)) }
         if options.sharpen > 0 { processors.append(.sharpen(sigma: options.sharpen)) }
         if let background = options.background { processors.append(.background(background)) }
+        if options.circle { processors.append(.circle) }
         request.processors = processors
         self.request = request
 

@@ -58,7 +58,8 @@ package struct ServerConfiguration: Sendable {
     package var cacheDirectory: String?
     /// Encoded responses kept in memory, in bytes. Default: 128 MiB.
     package var responseCacheBytes = 128 << 20
-    /// Serve the embedded gallery as `local://` sources and a demo page at `/`.
+    /// With `--demo`: the gallery's folder. Its photos are listed on a page at `/`, whose
+    /// URLs read them as `local://` sources, so the local root must be this folder too.
     package var demoRoot: String?
 
     package init() {}

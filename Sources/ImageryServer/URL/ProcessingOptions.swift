@@ -35,6 +35,9 @@ struct ProcessingOptions: Equatable {
     var quality = 0
     var format: OutputFormat?
     var cacheBuster: String?
+    /// Imagery's own option, not imgproxy's: `circle:1` masks the result to the largest
+    /// centred circle, anti-aliased in alpha (so the output has alpha: PNG or WebP).
+    var circle = false
 
     /// The largest output side after `dpr`, so one URL cannot ask for a gigapixel canvas.
     static let maximumSide = 8192
@@ -115,6 +118,9 @@ struct ProcessingOptions: Equatable {
         case "cachebuster", "cb":
             try arguments.expect(exactly: 1)
             cacheBuster = arguments.values[0]
+        case "circle":
+            try arguments.expect(exactly: 1)
+            circle = try arguments.bool(at: 0) ?? false
         default:
             throw .badRequest("unknown option: \(arguments.option.prefix(40))")
         }

@@ -1,0 +1,124 @@
+import Foundation
+import Imagery
+import ImageryGallery
+@testable import ImageryServer
+import Testing
+
+/// `imagery-server --demo`: the page at `/` and every image on it, over a real socket, and in a
+/// real headless browser when the machine has one (`.ci/run` installs Chromium, its driver and
+/// selenium).
+@Suite("imagery-server --demo", .timeLimit(.minutes(5)))
+struct DemoPageTests {
+    static let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
+    static let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
+
+    /// A server as `--demo` configures it, signing its own page's URLs with a key.
+    static func demoServer() async throws -> ServerHarness {
+        let gallery = try #require(Gallery.path, "the embedded gallery is part of every build")
+        return try await ServerHarness.start {
+            $0.demoRoot = gallery
+            $0.localRoot = gallery
+            $0.keyHex = key
+            $0.saltHex = salt
+        }
+    }
+
+    @Test("The page lists every gallery photo in four variants, each a signed URL the server serves")
+    func pageServesEveryImage() async throws {
+        let server = try await Self.demoServer()
+        defer { server.cancel() }
+        let page = try await server.get("/")
+        #expect(page.status == 200)
+        #expect(page.header("content-type") == "text/html; charset=utf-8")
+        let sources = page.text.matches(of: /<img src="([^"]+)"/).map { String($0.output.1) }
+        #expect(sources.count == Gallery.imageNames.count * DemoPage.variants.count)
+        #expect(Gallery.imageNames.count == 15)
+        for source in sources {
+            let reply = try await server.get(source, headers: [("Accept", "image/png,image/jpeg")])
+            #expect(reply.status == 200, "\(source): \(reply.text)")
+            let image = try ServerHarness.image(reply)
+            #expect(max(image.width, image.height) <= 240 && min(image.width, image.height) > 0)
+        }
+        // The circle's corners are transparent, so it comes as PNG when WebP is not accepted.
+        let circle = try #require(sources.first { $0.contains("circle:1") })
+        let reply = try await server.get(circle, headers: [("Accept", "image/png,image/jpeg")])
+        #expect(reply.header("content-type") == "image/png")
+        #expect(try ServerHarness.image(reply).pixel(x: 0, y: 0).alpha == 0)
+        // The page's signatures are the server's own: the same path unsigned is refused.
+        let unsigned = "/insecure/" + source(of: circle)
+        #expect(try await server.get(unsigned).status == 403)
+    }
+
+    @Test("Without --demo there is no page at /")
+    func noPageWithoutDemo() async throws {
+        let server = try await ServerHarness.start()
+        defer { server.cancel() }
+        let reply = try await server.get("/")
+        #expect(reply.status == 400 || reply.status == 404)
+        #expect(!reply.text.contains("<html"))
+    }
+
+    @Test("In headless Chromium every image on the page loads (naturalWidth > 0)",
+          .enabled(if: HeadlessBrowser.isAvailable, "needs /usr/bin/chromium, /usr/bin/chromedriver and python3's selenium (.ci/run installs them)"))
+    func browserLoadsEveryImage() async throws {
+        let server = try await Self.demoServer()
+        defer { server.cancel() }
+        let report = try await HeadlessBrowser.check("http://127.0.0.1:\(server.port)/")
+        #expect(report.exitCode == 0, "\(report.output)")
+        let summary = try JSONDecoder().decode(HeadlessBrowser.Summary.self, from: Data(report.output.utf8))
+        #expect(summary.images == Gallery.imageNames.count * DemoPage.variants.count)
+        #expect(summary.loaded == summary.images)
+        #expect(summary.broken.isEmpty)
+    }
+
+    /// `/{signature}/{rest}` → `rest`.
+    private func source(of path: String) -> String {
+        String(path.dropFirst().drop { $0 != "/" }.dropFirst())
+    }
+}
+
+/// `scripts/check-demo-page.py`, run as a child process to its end.
+enum HeadlessBrowser {
+    struct Summary: Decodable {
+        var images: Int
+        var loaded: Int
+        var broken: [String]
+    }
+
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/check-demo-page.py").path
+
+    static let isAvailable: Bool = {
+        let files = ["/usr/bin/chromium", "/usr/bin/chromedriver"]
+        guard files.allSatisfy(FileManager.default.isExecutableFile(atPath:)),
+              FileManager.default.fileExists(atPath: script) else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import selenium"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    /// Runs the script on `url`; it bounds its own waits (page load and images: 120 s each).
+    static func check(_ url: String) async throws -> (exitCode: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, url]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let exited = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
+        try process.run()
+        // The script prints one short line, far below a pipe's buffer, so reading after the
+        // exit cannot deadlock.
+        var statuses = exited.stream.makeAsyncIterator()
+        let status = await statuses.next() ?? -1
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (status, text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

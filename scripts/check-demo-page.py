@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Loads imagery-server's demo page in headless Chromium and reports every image on it.
+
+Usage: scripts/check-demo-page.py http://127.0.0.1:PORT/ [screenshot.png]
+
+Prints one JSON object: {"images": N, "loaded": N, "broken": [src, ...], "title": "..."}, and
+exits 0 when the page has images and all of them loaded (naturalWidth > 0), 1 when any did not,
+2 when the browser could not be started. Only the given loopback URL is visited; the page's own
+images are served by the same server.
+"""
+import json
+import sys
+from urllib.parse import urlparse
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+# Every <img> has either finished (complete) or failed; naturalWidth is 0 for a failed one.
+COLLECT = """
+const images = Array.from(document.images);
+return {
+  title: document.title,
+  total: images.length,
+  pending: images.filter(i => !i.complete).length,
+  broken: images.filter(i => i.complete && i.naturalWidth === 0).map(i => i.getAttribute('src')),
+  loaded: images.filter(i => i.complete && i.naturalWidth > 0).length,
+};
+"""
+
+
+def main() -> int:
+    url = sys.argv[1]
+    host = urlparse(url).hostname
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(json.dumps({"error": f"refusing a non-loopback URL: {host}"}))
+        return 2
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--no-first-run", "--disable-background-networking", "--disable-extensions",
+                 "--disable-component-update", "--disable-sync", "--disable-default-apps"):
+        options.add_argument(flag)
+    try:
+        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    except Exception as error:  # noqa: BLE001 - any failure to start is reported, not raised
+        print(json.dumps({"error": f"could not start chromium: {error}".splitlines()[0]}))
+        return 2
+    try:
+        driver.set_page_load_timeout(120)
+        driver.get(url)
+        # get() returns after the load event, which waits for images; the wait covers any that
+        # are still pending, and gives up (reporting them) after a bounded time.
+        try:
+            WebDriverWait(driver, 120).until(lambda d: d.execute_script(COLLECT)["pending"] == 0)
+        except TimeoutException:
+            pass
+        state = driver.execute_script(COLLECT)
+        if len(sys.argv) > 2:
+            height = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.set_window_size(1100, min(height + 40, 4000))
+            driver.save_screenshot(sys.argv[2])
+    finally:
+        driver.quit()
+    print(json.dumps({"title": state["title"], "images": state["total"], "loaded": state["loaded"],
+                      "pending": state["pending"], "broken": state["broken"]}))
+    return 0 if state["total"] and state["loaded"] == state["total"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
