@@ -41,6 +41,7 @@ package struct ImageryServer: Sendable {
         var pipeline = ImagePipeline.Configuration.standard
         pipeline.dataLoader = RetryingDataLoader(wrapping: http)
         pipeline.maximumConcurrentDecodes = configuration.concurrentProcessing
+        pipeline.decodingPixelBudget = configuration.decodingPixelBudget
         pipeline.maximumConcurrentDownloads = max(8, configuration.concurrentProcessing * 4)
         pipeline.logger = logger
         if let directory = configuration.cacheDirectory, let error = pipeline.useDiskCache(directory: directory) {

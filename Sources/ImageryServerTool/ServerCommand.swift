@@ -55,6 +55,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("concurrency"), help: "Decodes and processing runs at once (default: the number of cores).")
     var concurrency: Int?
 
+    @Option(name: .customLong("max-decoding-pixels"), help: "Pixels that running decodes may hold at once, across requests; more decodes queue.")
+    var maximumDecodingPixels = 64_000_000
+
     @Option(name: .customLong("max-queue"), help: "Image requests in flight before new ones get 503.")
     var maximumQueue = 256
 
@@ -66,7 +69,7 @@ struct ServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }
-        guard maximumSourceBytes > 0, maximumSourcePixels > 0, upstreamTimeout > 0, maximumQueue > 0 else {
+        guard maximumSourceBytes > 0, maximumSourcePixels > 0, maximumDecodingPixels > 0, upstreamTimeout > 0, maximumQueue > 0 else {
             throw ValidationError("limits must be positive")
         }
         if let concurrency, concurrency <= 0 { throw ValidationError("--concurrency must be positive") }
@@ -92,6 +95,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.upstreamTimeout = .seconds(upstreamTimeout)
         if let concurrency { configuration.concurrentProcessing = concurrency }
         configuration.maximumQueue = maximumQueue
+        configuration.decodingPixelBudget = maximumDecodingPixels
         configuration.defaultQuality = quality
         if demo {
             guard let gallery = Gallery.path else { throw ValidationError("this build lacks the embedded gallery") }

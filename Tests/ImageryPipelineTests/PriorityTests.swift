@@ -93,4 +93,33 @@ struct PriorityTests {
         queue.finished(items[0])   // a second report for the same item is ignored
         #expect(started == 4 && queue.running == 3)
     }
+
+    @Test("With a budget, running costs stay within it; the next item waits for room, and one over the budget runs alone")
+    @PipelineActor
+    func workQueueBudget() {
+        let queue = WorkQueue(limit: 8, budget: 100)
+        var started: [String] = []
+        var items: [String: WorkQueue.Item] = [:]
+        func add(_ name: String, cost: Int, _ priority: ImageRequest.Priority = .normal) {
+            items[name] = queue.enqueue(priority: priority, cost: cost) { started.append(name) }
+        }
+        add("a", cost: 60)
+        add("b", cost: 30)
+        add("c", cost: 20)     // 60 + 30 + 20 > 100: waits, although slots are free
+        add("d", cost: 5)      // would fit, but does not pass c
+        #expect(started == ["a", "b"] && queue.costInUse == 90)
+        queue.finished(items["a"]!)
+        #expect(started == ["a", "b", "c", "d"] && queue.costInUse == 55)
+        add("huge", cost: 500)
+        #expect(started.count == 4)
+        queue.finished(items["b"]!)
+        queue.finished(items["c"]!)
+        #expect(started.count == 4)
+        queue.finished(items["d"]!)
+        #expect(started.last == "huge" && queue.running == 1)   // alone, never starved
+        add("e", cost: 1)
+        #expect(started.last == "huge")
+        queue.finished(items["huge"]!)
+        #expect(started.last == "e" && queue.costInUse == 1)
+    }
 }

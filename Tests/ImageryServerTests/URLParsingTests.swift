@@ -62,6 +62,9 @@ struct URLParsingTests {
         #expect(options.rotate == 270 && options.blur == 3.5 && options.sharpen == 0.7)
         #expect(options.background == RGBA(red: 255, green: 0, blue: 10))
         #expect(options.quality == 55 && options.format == OutputFormat(.png) && options.cacheBuster == "v2")
+        // Imagery's own option has one name only.
+        #expect(try ProcessingOptions.parse(["circle:1"]).circle)
+        #expect(try !ProcessingOptions.parse(["circle:0"]).circle)
     }
 
     @Test("Empty arguments keep their defaults; later options override earlier ones")
@@ -78,7 +81,7 @@ struct URLParsingTests {
         ("q:101", "q"), ("f:tiff", "f"), ("w:1:2", "w"), ("c:10", "c"), ("s:9000:10", "size"),
         // Numbers that would trap if converted or negated carelessly.
         ("rot:-9223372036854775808", "rot"), ("w:9223372036854775807", "w"), ("c:1e300:10", "c"), ("c:-1:10", "c"),
-        ("bl:1e400", "bl"), ("dpr:inf", "dpr"),
+        ("bl:1e400", "bl"), ("dpr:inf", "dpr"), ("circle:2", "circle"), ("circle", "circle"),
     ])
     func badOptions(_ segment: String, _ named: String) {
         do {
@@ -93,7 +96,7 @@ struct URLParsingTests {
     @Test("20,000 random paths built from option names, numbers and junk: each parses or is refused, none traps")
     func randomPathsNeverTrap() {
         var random = SplitMix64(state: 0x1DEA_5EED)
-        let names = ["rs", "s", "rt", "w", "h", "el", "ex", "g", "dpr", "c", "rot", "bl", "sh", "bg", "q", "f", "cb", "resize", "zz", ""]
+        let names = ["rs", "s", "rt", "w", "h", "el", "ex", "g", "dpr", "c", "rot", "bl", "sh", "bg", "q", "f", "cb", "circle", "resize", "zz", ""]
         let values = [
             "", "0", "1", "-1", "fit", "fill", "force", "auto", "fill-down", "sm", "fp", "ce", "0.5", "1e308", "-1e308", "nan", "inf",
             "9223372036854775807", "-9223372036854775808", "99999999999999999999", "ffffff", "png", "webp", "%00", "..", "@", ".",

@@ -49,6 +49,19 @@ extension ImagePipeline {
         /// Decodes that run at once; the rest wait in priority order. Default: the number of
         /// active processors.
         public var maximumConcurrentDecodes = ProcessInfo.processInfo.activeProcessorCount
+        /// The most pixels that decodes running at once may hold, across all requests; `nil`
+        /// (the default) leaves only ``maximumConcurrentDecodes`` and each request's pixel limit.
+        ///
+        /// A decode is charged what its header says it will hold: the whole image, or with a
+        /// `resize` the reduced size the codec decodes to (a 24 MP JPEG shown at 512 px costs
+        /// about 1.5 MP, a 24 MP GIF all 24). Decodes wait, in priority order, for room in the
+        /// budget; one larger than the whole budget runs alone. At 4 bytes a pixel, a budget of
+        /// 64 MP keeps decoded pixels under 256 MB however many requests arrive at once:
+        ///
+        /// ```swift
+        /// configuration.decodingPixelBudget = 64_000_000
+        /// ```
+        public var decodingPixelBudget: Int?
 
         // MARK: Observability
 

@@ -39,9 +39,12 @@ package struct ServerConfiguration: Sendable {
     package var maximumSourcePixels = 50_000_000
     /// How long one origin download may take in all, redirects included. Default: 20 s.
     package var upstreamTimeout: Duration = .seconds(20)
-    /// Decodes and processing runs at once. Default: the number of cores. Each holds at most
-    /// one decoded source, so with the pixel limit this bounds decoded memory.
+    /// Decodes and processing runs at once. Default: the number of cores.
     package var concurrentProcessing = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Pixels that running decodes may hold at once, across requests: further decodes queue.
+    /// Default: 64 MP, 256 MB of RGBA. A decode is charged the size its codec decodes to (a
+    /// 24 MP JPEG for a 512 px result: about 1.5 MP); one larger than the budget runs alone.
+    package var decodingPixelBudget = 64_000_000
     /// Image requests in flight (running or queued) before new ones get 503. Default: 256.
     package var maximumQueue = 256
 

@@ -59,9 +59,9 @@ final class Job<Value: Sendable> {
 
     /// Queues `start` on `queue` at this job's priority; the work it starts must call
     /// ``workFinished()`` when it ends.
-    func enqueue(on queue: WorkQueue, _ start: @escaping @PipelineActor () -> Void) {
+    func enqueue(on queue: WorkQueue, cost: Int = 0, _ start: @escaping @PipelineActor () -> Void) {
         self.queue = queue
-        item = queue.enqueue(priority: priority, start: start)
+        item = queue.enqueue(priority: priority, cost: cost, start: start)
     }
 
     /// Returns the queue slot once the work has really stopped.

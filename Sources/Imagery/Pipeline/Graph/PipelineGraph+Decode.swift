@@ -15,7 +15,7 @@ extension PipelineGraph {
                     job.send(progress)
                 case let .finished(.success(fetched)):
                     job.dependency = nil
-                    job.enqueue(on: decodes) { [unowned self] in
+                    job.enqueue(on: decodes, cost: decodes.budget == nil ? 0 : key.decodingCost(of: fetched.bytes)) { [unowned self] in
                         runDecode(job, key: key, source: source, bytes: fetched.bytes, origin: fetched.origin)
                     }
                 case let .finished(.failure(error)):

@@ -39,7 +39,7 @@ final class PipelineGraph {
 
     nonisolated init(configuration: ImagePipeline.Configuration, statistics: StatisticsRecorder) {
         self.downloads = WorkQueue(limit: configuration.maximumConcurrentDownloads)
-        self.decodes = WorkQueue(limit: configuration.maximumConcurrentDecodes)
+        self.decodes = WorkQueue(limit: configuration.maximumConcurrentDecodes, budget: configuration.decodingPixelBudget)
         self.processing = WorkQueue(limit: configuration.maximumConcurrentDecodes)
         self.loader = configuration.dataLoader
         self.decoder = configuration.decoder

@@ -1,28 +1,38 @@
 /// Bounded concurrency with priorities: at most `limit` items run at once; waiting items start
 /// highest priority first, first come first served within a priority, and an item whose
 /// priority changes while it waits moves to its new place.
+///
+/// With a `budget`, the costs of running items also stay within it (the decode queue charges
+/// decoded pixels). The next item waits for room rather than letting smaller ones pass it, so a
+/// large item is never starved; one larger than the whole budget runs alone.
 @PipelineActor
 final class WorkQueue {
     final class Item {
         fileprivate(set) var priority: ImageRequest.Priority
         fileprivate var state: State = .waiting
+        fileprivate let cost: Int
         fileprivate let start: @PipelineActor () -> Void
 
         fileprivate enum State { case waiting, running, done }
 
-        fileprivate init(priority: ImageRequest.Priority, start: @escaping @PipelineActor () -> Void) {
+        fileprivate init(priority: ImageRequest.Priority, cost: Int, start: @escaping @PipelineActor () -> Void) {
             self.priority = priority
+            self.cost = cost
             self.start = start
         }
     }
 
     let limit: Int
+    let budget: Int?
     private(set) var running = 0
+    /// The summed cost of the running items.
+    private(set) var costInUse = 0
     /// One FIFO per priority level.
     private var waiting: [[Item]] = Array(repeating: [], count: ImageRequest.Priority.allCases.count)
 
-    nonisolated init(limit: Int) {
+    nonisolated init(limit: Int, budget: Int? = nil) {
         self.limit = max(1, limit)
+        self.budget = budget.map { max(1, $0) }
     }
 
     var waitingCount: Int { waiting.reduce(0) { $0 + $1.count } }
@@ -30,8 +40,8 @@ final class WorkQueue {
     /// Queues `start`, which is called on the actor when a slot is free. The work it starts
     /// must call ``finished(_:)`` exactly once when it ends.
     @discardableResult
-    func enqueue(priority: ImageRequest.Priority, start: @escaping @PipelineActor () -> Void) -> Item {
-        let item = Item(priority: priority, start: start)
+    func enqueue(priority: ImageRequest.Priority, cost: Int = 0, start: @escaping @PipelineActor () -> Void) -> Item {
+        let item = Item(priority: priority, cost: max(0, cost), start: start)
         waiting[priority.rawValue].append(item)
         drain()
         return item
@@ -60,21 +70,23 @@ final class WorkQueue {
         guard item.state == .running else { return }
         item.state = .done
         running -= 1
+        costInUse -= item.cost
         drain()
     }
 
     private func drain() {
-        while running < limit, let item = popHighest() {
+        while running < limit, let level = highestWaitingLevel() {
+            let item = waiting[level][0]
+            if let budget, running > 0, costInUse + item.cost > budget { return }
+            waiting[level].removeFirst()
             item.state = .running
             running += 1
+            costInUse += item.cost
             item.start()
         }
     }
 
-    private func popHighest() -> Item? {
-        for level in waiting.indices.reversed() where !waiting[level].isEmpty {
-            return waiting[level].removeFirst()
-        }
-        return nil
+    private func highestWaitingLevel() -> Int? {
+        waiting.indices.reversed().first { !waiting[$0].isEmpty }
     }
 }

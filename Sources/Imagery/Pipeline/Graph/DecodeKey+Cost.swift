@@ -1,0 +1,34 @@
+extension DecodeKey {
+    /// The pixels a decode of `bytes` holds at its peak, estimated from the header, for the
+    /// decoding-pixel budget. The estimate follows the codecs' draft decoding: JPEG reduces in
+    /// eighths (DCT scaling), PNG by an integer box factor over streamed rows, WebP to the draft
+    /// itself; GIF (reduced band by band, but over a canvas the header may overstate) and the rest
+    /// are charged whole, which errs on the safe side. The resized output is added. An unreadable header
+    /// costs nothing: its decode fails at once.
+    func decodingCost(of bytes: [UInt8]) -> Int {
+        guard let stored = ImageHeader.size(of: bytes) else { return 0 }
+        let full = stored.width * stored.height
+        guard let resize, !allowsUpscaling else { return full }
+        // The draft is twice the target (Thumbnailer's headroom for its Lanczos stage). The
+        // orientation is not known here: take the larger scale of the two ways round.
+        let transposed = PixelSize(width: stored.height, height: stored.width)
+        let draft = resize.scaled(by: 2)
+        guard let plan = try? resize.plan(for: stored),
+              let upright = try? draft.plan(for: stored), let turned = try? draft.plan(for: transposed) else { return full }
+        let scale = min(1, max(upright.scale, turned.scale))
+        let decoded: Double = switch ImageFormat(sniffing: bytes) {
+        case .jpeg?:
+            // The smallest k/8 that covers the draft.
+            Double(full) * pow2((scale * 8).rounded(.up) / 8)
+        case .png?:
+            Double(full) / pow2(Double(DecodingOptions.boxFactor(forScale: scale)))
+        case .webp?:
+            Double(full) * pow2(scale)
+        default:
+            Double(full)
+        }
+        return min(full, Int(decoded.rounded(.up))) + plan.outputSize.width * plan.outputSize.height
+    }
+
+    private func pow2(_ value: Double) -> Double { value * value }
+}

@@ -1,0 +1,60 @@
+@testable import Imagery
+import ImageryCodecs
+import ImageryTestSupport
+import Testing
+
+/// `decodingPixelBudget`: decodes across requests queue for room in a budget of pixels instead
+/// of all running at once.
+@Suite(.timeLimit(.minutes(3)))
+struct DecodingBudgetTests {
+    @Test("Three decodes that fit the slots but not the budget run one at a time, and all deliver")
+    func budgetQueuesDecodes() async throws {
+        let gate = Gate()
+        let decoded = EventCounter()
+        let loader = ControlledLoader { _ in Fixtures.rocket }
+        loader.releaseAll()
+        let pixels = 640 * 427
+        let pipeline = ImagePipeline(configuration: .standard.with {
+            $0.dataLoader = loader
+            $0.decoder = HoldingDecoder(held: Fixtures.rocket, gate: gate, decoded: decoded)
+            $0.maximumConcurrentDecodes = 4
+            $0.decodingPixelBudget = pixels * 3 / 2
+        })
+        let tasks = ["a", "b", "c"].map { pipeline.imageTask(with: ImageRequest(source: .controlled($0))) }
+        await pipeline.graph.waitUntil { $0.decodes.running + $0.decodes.waitingCount == 3 }
+        let (running, waiting, cost) = await pipeline.graph.decodesState()
+        #expect(running == 1 && waiting == 2)
+        #expect(cost == pixels)
+        gate.open()
+        for task in tasks { #expect(try await task.response.image.width == 640) }
+        #expect(decoded.count("decode:\(Fixtures.rocket.count)") == 3)
+    }
+
+    @Test("A decode is charged its header's pixels, reduced as the codec reduces for a resize")
+    func decodingCost() throws {
+        let fetch = FetchKey(source: "x", readsDisk: false)
+        func cost(_ bytes: [UInt8], _ resize: Resize?, upscaling: Bool = false) -> Int {
+            DecodeKey(fetch: fetch, resize: resize, allowsUpscaling: upscaling, policy: .strict, maximumPixelCount: .max)
+                .decodingCost(of: bytes)
+        }
+        // Whole images cost their pixels.
+        #expect(cost(Fixtures.rocket, nil) == 640 * 427)
+        #expect(cost(Fixtures.logo, nil) == 500 * 500)
+        #expect(cost(Fixtures.gif, nil) == 256 * 171)
+        // A 1280x1024 JPEG fitted to 160: the draft is 320 (a quarter), so DCT scaling decodes
+        // 2/8 of each side, 320x256, plus the 160x128 output.
+        #expect(cost(Fixtures.meadow, .fit(width: 160, height: 160)) == 320 * 256 + 160 * 128)
+        // A GIF is decoded whole whatever the resize; upscaling turns the draft off.
+        #expect(cost(Fixtures.gif, .fit(width: 64, height: 64)) == 256 * 171 + 64 * 43)
+        #expect(cost(Fixtures.rocket, .fit(width: 100, height: 100), upscaling: true) == 640 * 427)
+        // Not an image: its decode fails at once, and costs nothing.
+        #expect(cost(Array("not an image".utf8), nil) == 0)
+    }
+}
+
+extension PipelineGraph {
+    /// The decode queue's running and waiting counts and the cost in use, read on the actor.
+    func decodesState() -> (running: Int, waiting: Int, cost: Int) {
+        (decodes.running, decodes.waitingCount, decodes.costInUse)
+    }
+}
