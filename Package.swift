@@ -256,6 +256,13 @@ let package = Package(
             dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryHTTPClient", "ImageryTestSupport"],
             swiftSettings: strictSettings
         ),
+        // The URL-parser fuzz target (scripts/fuzz.sh url); built plainly, it replays inputs.
+        .executableTarget(
+            name: "imagery-url-fuzz",
+            dependencies: ["ImageryServer"],
+            path: "Tests/ImageryURLFuzz",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ImageryServerTests",
             dependencies: [
@@ -265,6 +272,7 @@ let package = Package(
                 "ImageryServerTool",
                 "ImageryGallery",
                 "ImageryTestSupport",
+                "imagery-url-fuzz",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,12 +1,37 @@
 #!/usr/bin/env bash
-# Fuzzes Imagery's decoders with libFuzzer and AddressSanitizer, seeded with the test images.
-# Usage: scripts/fuzz.sh [seconds] [extra libFuzzer flags...]
-# The harness is its own package (Fuzz/) so that the main build never links libFuzzer; its
-# manifest is written here because SwiftPM names a path dependency after its folder.
+# Fuzzes Imagery with libFuzzer and AddressSanitizer.
+# Usage: scripts/fuzz.sh [decoders|url] [seconds] [extra libFuzzer flags...]
+#   decoders (the default): every decoder and the thumbnailer, seeded with the test images.
+#     The harness is its own package (Fuzz/) so that the main build never links libFuzzer; its
+#     manifest is written here because SwiftPM names a path dependency after its folder.
+#   url: imagery-server's path, signature, option and source checks (Tests/ImageryURLFuzz),
+#     seeded with Fuzz/url-seeds. Built plainly, the same target replays inputs; the server
+#     tests replay the seeds and any findings/url-*.
+# Findings land in Fuzz/findings/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+target=decoders
+case "${1:-}" in decoders|url) target=$1; shift ;; esac
 seconds=${1:-300}
 shift || true
+mkdir -p "$root/Fuzz/findings"
+
+if [ "$target" = url ]; then
+    cd "$root"
+    # -D FUZZING drops the replay tool's @main: libFuzzer's runtime provides main. --sanitize
+    # reaches the root targets only in name: -Xswiftc/-Xcc put coverage into ImageryServer and
+    # Imagery too (without them libFuzzer saw 36 edges and could not steer).
+    swift build -c release --product imagery-url-fuzz --scratch-path .build-fuzz \
+        --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING \
+        -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+    corpus=$(mktemp -d)
+    cp Fuzz/url-seeds/* "$corpus"/
+    SWIFT_BACKTRACE=enable=no .build-fuzz/release/imagery-url-fuzz "$corpus" \
+        -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=4096 \
+        -artifact_prefix=Fuzz/findings/url- -print_final_stats=1 "$@"
+    exit
+fi
+
 identity=$(basename "$root" | tr '[:upper:]' '[:lower:]')
 traits=""
 if pkg-config --exists libwebp 2>/dev/null; then traits=', traits: ["WebP"]'; fi
@@ -32,7 +57,6 @@ swift build -c release --sanitize=fuzzer --sanitize=address \
     -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 corpus=$(mktemp -d)
 cp "$root"/Tests/ImageryCodecsTests/Resources/*.{jpg,png,gif,webp} "$corpus"/
-mkdir -p findings
 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 .build/release/fuzz-decoders "$corpus" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1100000 \
     -artifact_prefix=findings/ -print_final_stats=1 "$@"

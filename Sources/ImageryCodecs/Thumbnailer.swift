@@ -49,7 +49,7 @@ public struct Thumbnailer: Sendable {
 
     public func thumbnail(from data: [UInt8]) throws(ImageError) -> Bitmap {
         var options = decodingOptions
-        options.draft = allowsUpscaling ? nil : Self.draft(for: resize)
+        options.draft = allowsUpscaling ? nil : Self.draft(for: resize, headroom: decodingOptions.draftHeadroom)
         let decoded = try ImageDecoder().decodeStored(data, options: options)
         let resized = try decoded.bitmap.resized(resize, allowsUpscaling: allowsUpscaling)
         let converted = ImageDecoder.convertColor(
@@ -60,11 +60,12 @@ public struct Thumbnailer: Sendable {
         return thumbnail
     }
 
-    /// The draft asked of the decoder: twice the target, so that after DCT or box reduction the
-    /// Lanczos-3 stage still has at least 2× to work with and does the anti-aliasing. Asking for
-    /// the target itself leaves as little as 1× on medium images, where the block averaging of DCT
-    /// scaling aliases: 36–41 dB instead of 47–54 dB against the full-decode reference.
-    static func draft(for resize: Resize) -> Resize { resize.scaled(by: 2) }
+    /// The draft asked of the decoder: by default twice the target, so that after DCT or box
+    /// reduction the Lanczos-3 stage still has at least 2× to work with and does the
+    /// anti-aliasing. Asking for the target itself leaves as little as 1× on medium images, where
+    /// the block averaging of DCT scaling aliases: 36–41 dB instead of 47–54 dB against the
+    /// full-decode reference.
+    static func draft(for resize: Resize, headroom: Int = 2) -> Resize { resize.scaled(by: max(1, headroom)) }
 
     /// Decodes, resizes and encodes `data`.
     public func thumbnailData(from data: [UInt8], encoder: some ImageEncoding) throws(ImageError) -> [UInt8] {

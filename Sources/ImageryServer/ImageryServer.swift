@@ -42,6 +42,8 @@ package struct ImageryServer: Sendable {
         pipeline.dataLoader = RetryingDataLoader(wrapping: http)
         pipeline.maximumConcurrentDecodes = configuration.concurrentProcessing
         pipeline.decodingPixelBudget = configuration.decodingPixelBudget
+        pipeline.draftHeadroom = configuration.draftHeadroom
+        pipeline.imageCache = ImageCache(costLimit: configuration.imageCacheBytes)
         pipeline.maximumConcurrentDownloads = max(8, configuration.concurrentProcessing * 4)
         pipeline.logger = logger
         if let directory = configuration.cacheDirectory, let error = pipeline.useDiskCache(directory: directory) {

@@ -58,6 +58,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-decoding-pixels"), help: "Pixels that running decodes may hold at once, across requests; more decodes queue.")
     var maximumDecodingPixels = 64_000_000
 
+    @Option(name: .customLong("draft-headroom"), help: "How much larger than the output the codec decodes before the final resize: 1 for speed (the default), 2 for finer detail.")
+    var draftHeadroom = 1
+
     @Option(name: .customLong("max-queue"), help: "Image requests in flight before new ones get 503.")
     var maximumQueue = 256
 
@@ -72,6 +75,7 @@ struct ServerCommand: AsyncParsableCommand {
         guard maximumSourceBytes > 0, maximumSourcePixels > 0, maximumDecodingPixels > 0, upstreamTimeout > 0, maximumQueue > 0 else {
             throw ValidationError("limits must be positive")
         }
+        guard (1...4).contains(draftHeadroom) else { throw ValidationError("--draft-headroom must be 1 to 4") }
         if let concurrency, concurrency <= 0 { throw ValidationError("--concurrency must be positive") }
         if demo, localRoot != nil { throw ValidationError("--demo serves the embedded gallery as its local root; drop --local-root") }
     }
@@ -96,6 +100,7 @@ struct ServerCommand: AsyncParsableCommand {
         if let concurrency { configuration.concurrentProcessing = concurrency }
         configuration.maximumQueue = maximumQueue
         configuration.decodingPixelBudget = maximumDecodingPixels
+        configuration.draftHeadroom = draftHeadroom
         configuration.defaultQuality = quality
         if demo {
             guard let gallery = Gallery.path else { throw ValidationError("this build lacks the embedded gallery") }

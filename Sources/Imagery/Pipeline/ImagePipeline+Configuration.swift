@@ -62,6 +62,13 @@ extension ImagePipeline {
         /// configuration.decodingPixelBudget = 64_000_000
         /// ```
         public var decodingPixelBudget: Int?
+        /// How much larger than a request's `resize` the codec decodes before the final
+        /// resize: ``DecodingOptions/draftHeadroom``. Default: 2 (quality); 1 is faster.
+        ///
+        /// ```swift
+        /// configuration.draftHeadroom = 1
+        /// ```
+        public var draftHeadroom = 2
 
         // MARK: Observability
 

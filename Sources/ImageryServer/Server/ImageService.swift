@@ -48,22 +48,17 @@ final class ImageService: Sendable {
     /// Answers an image request for `path` (the request target without its query).
     func image(path: String, accept: String?, ifNoneMatch: String?) async -> ServerResponse {
         do throws(ServerError) {
-            let parsed = try ProcessingPath.parse(path)
-            if let signature, !signature.isValid(parsed.signature, for: parsed.signedPart) {
-                throw .forbidden("invalid signature")
-            }
-            let options = try ProcessingOptions.parse(parsed.options)
-            let source = try configuration.sources.source(for: parsed.source)
-            let plan = try RequestPlan(
-                source: source, options: options, fileExtension: parsed.fileExtension,
-                defaultQuality: configuration.defaultQuality, maximumPixelCount: configuration.maximumSourcePixels
-            )
-            let negotiatesWebP = plan.format == nil && accept.map { OutputFormat.accepts($0, "image/webp") } == true
+            // A hit is looked up by the path as sent, before parsing: the same path always
+            // parses, checks and plans the same (one key and salt per process), so only a path
+            // that passed every check once can be in the cache. Parsing was most of a hit's cost.
+            // Whether WebP may be negotiated is the one thing `Accept` changes.
+            let acceptsWebP = accept.map { OutputFormat.accepts($0, "image/webp") } == true
                 && ImageEncoder.supportedFormats.contains(.webp)
-            let cacheKey = parsed.signedPart + (plan.format == nil ? (negotiatesWebP ? "|webp" : "|-") : "")
+            let cacheKey = path + (acceptsWebP ? "|webp" : "|-")
             if let cached = responses[cacheKey] {
                 return answer(cached, ifNoneMatch: ifNoneMatch)
             }
+            let (_, plan) = try Self.preflight(path, configuration: configuration, signature: signature)
             let entry = try await render(plan, accept: accept)
             responses.store(entry, for: cacheKey)
             return answer(entry, ifNoneMatch: ifNoneMatch)

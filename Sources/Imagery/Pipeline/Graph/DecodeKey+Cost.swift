@@ -9,10 +9,10 @@ extension DecodeKey {
         guard let stored = ImageHeader.size(of: bytes) else { return 0 }
         let full = stored.width * stored.height
         guard let resize, !allowsUpscaling else { return full }
-        // The draft is twice the target (Thumbnailer's headroom for its Lanczos stage). The
+        // The draft is the target times the headroom left for the Lanczos stage. The
         // orientation is not known here: take the larger scale of the two ways round.
         let transposed = PixelSize(width: stored.height, height: stored.width)
-        let draft = resize.scaled(by: 2)
+        let draft = resize.scaled(by: draftHeadroom)
         guard let plan = try? resize.plan(for: stored),
               let upright = try? draft.plan(for: stored), let turned = try? draft.plan(for: transposed) else { return full }
         let scale = min(1, max(upright.scale, turned.scale))

@@ -44,6 +44,7 @@ extension PipelineGraph {
         var options = DecodingOptions()
         options.policy = key.policy
         options.maximumPixelCount = key.maximumPixelCount
+        options.draftHeadroom = key.draftHeadroom
         do throws(ImageError) {
             let bitmap: Bitmap = if let resize = key.resize {
                 try decoder.decode(bytes, resize: resize, allowsUpscaling: key.allowsUpscaling, options: options)

@@ -13,7 +13,7 @@ extension PipelineGraph {
         let decodeKey = DecodeKey(
             fetch: FetchKey(source: key.sourceKey, readsDisk: readsOriginal),
             resize: request.resize, allowsUpscaling: request.allowsUpscaling,
-            policy: request.decodingPolicy, maximumPixelCount: request.maximumPixelCount
+            policy: request.decodingPolicy, maximumPixelCount: request.maximumPixelCount, draftHeadroom: draftHeadroom
         )
         let processKey = ProcessKey(image: key, decode: decodeKey, readsDisk: disk?.readsProcessed(for: request) ?? false)
         return join(\.processJobs, key: processKey, priority: priority, writes: writes, handler) { job in

@@ -27,6 +27,7 @@ final class PipelineGraph {
     let processing: WorkQueue
     let loader: any DataLoading
     let decoder: any ImageDecoding
+    let draftHeadroom: Int
     let cache: ImageCache?
     let disk: DiskTier?
     let statistics: StatisticsRecorder
@@ -43,6 +44,7 @@ final class PipelineGraph {
         self.processing = WorkQueue(limit: configuration.maximumConcurrentDecodes)
         self.loader = configuration.dataLoader
         self.decoder = configuration.decoder
+        self.draftHeadroom = max(1, configuration.draftHeadroom)
         self.cache = configuration.imageCache
         self.disk = configuration.dataCache.map {
             DiskTier(cache: $0, policy: configuration.dataCachePolicy, encoder: configuration.processedImageEncoder)

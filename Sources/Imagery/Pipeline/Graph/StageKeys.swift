@@ -18,6 +18,7 @@ struct DecodeKey: Hashable {
     var allowsUpscaling: Bool
     var policy: DecodingPolicy
     var maximumPixelCount: Int
+    var draftHeadroom = 2
 }
 
 /// One processing run: the decode it starts from, the processors, and whether a stored
