@@ -43,7 +43,7 @@ package struct ServerConfiguration: Sendable {
     package var concurrentProcessing = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Pixels that running decodes may hold at once, across requests: further decodes queue.
     /// Default: 64 MP, 256 MB of RGBA. A decode is charged the size its codec decodes to (a
-    /// 24 MP JPEG for a 512 px result: about 1.5 MP); one larger than the budget runs alone.
+    /// 24 MP JPEG for a 512 px result, with 1× drafts: about 0.4 MP); one over the budget runs alone.
     package var decodingPixelBudget = 64_000_000
     /// How much larger than the output the codec decodes before the final Lanczos resize
     /// (``ImagePipeline/Configuration/draftHeadroom``). Default: 1, not the library's 2, chosen
