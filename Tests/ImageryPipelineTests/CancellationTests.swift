@@ -97,7 +97,10 @@ struct HoldingDecoder: ImageDecoding {
     }
 }
 
-@Suite(.timeLimit(.minutes(3)))
+/// Its tests (here and in `DecodingBudgetTests.swift`) each hold a decode on a blocked thread
+/// of the cooperative pool. Serialized, they hold one at a time: two at once would hold both
+/// threads of a 2-core machine, and every other test would wait for the gate's one-minute limit.
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct DecodeCancellationTests {
     @Test("Cancelling a request whose bytes have arrived drops its queued decode")
     func cancelReachesDecodeStage() async throws {

@@ -7,29 +7,6 @@ import Testing
 /// of all running at once.
 @Suite(.timeLimit(.minutes(3)))
 struct DecodingBudgetTests {
-    @Test("Three decodes that fit the slots but not the budget run one at a time, and all deliver")
-    func budgetQueuesDecodes() async throws {
-        let gate = Gate()
-        let decoded = EventCounter()
-        let loader = ControlledLoader { _ in Fixtures.rocket }
-        loader.releaseAll()
-        let pixels = 640 * 427
-        let pipeline = ImagePipeline(configuration: .standard.with {
-            $0.dataLoader = loader
-            $0.decoder = HoldingDecoder(held: Fixtures.rocket, gate: gate, decoded: decoded)
-            $0.maximumConcurrentDecodes = 4
-            $0.decodingPixelBudget = pixels * 3 / 2
-        })
-        let tasks = ["a", "b", "c"].map { pipeline.imageTask(with: ImageRequest(source: .controlled($0))) }
-        await pipeline.graph.waitUntil { $0.decodes.running + $0.decodes.waitingCount == 3 }
-        let (running, waiting, cost) = await pipeline.graph.decodesState()
-        #expect(running == 1 && waiting == 2)
-        #expect(cost == pixels)
-        gate.open()
-        for task in tasks { #expect(try await task.response.image.width == 640) }
-        #expect(decoded.count("decode:\(Fixtures.rocket.count)") == 3)
-    }
-
     @Test("A decode is charged its header's pixels, reduced as the codec reduces for a resize")
     func decodingCost() throws {
         let fetch = FetchKey(source: "x", readsDisk: false)
@@ -88,6 +65,32 @@ struct ScaleRecordingDecoder: ImageDecoding {
     func decode(_ data: [UInt8], resize: Resize, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> Bitmap {
         decoded.record("draft:\(resize.scaled(by: options.draftHeadroom))")
         return try ImageDecoder().decode(data, resize: resize, allowsUpscaling: allowsUpscaling, options: options)
+    }
+}
+
+// With the other tests that block a pool thread in a held decode, one at a time.
+extension DecodeCancellationTests {
+    @Test("Three decodes that fit the slots but not the budget run one at a time, and all deliver")
+    func budgetQueuesDecodes() async throws {
+        let gate = Gate()
+        let decoded = EventCounter()
+        let loader = ControlledLoader { _ in Fixtures.rocket }
+        loader.releaseAll()
+        let pixels = 640 * 427
+        let pipeline = ImagePipeline(configuration: .standard.with {
+            $0.dataLoader = loader
+            $0.decoder = HoldingDecoder(held: Fixtures.rocket, gate: gate, decoded: decoded)
+            $0.maximumConcurrentDecodes = 4
+            $0.decodingPixelBudget = pixels * 3 / 2
+        })
+        let tasks = ["a", "b", "c"].map { pipeline.imageTask(with: ImageRequest(source: .controlled($0))) }
+        await pipeline.graph.waitUntil { $0.decodes.running + $0.decodes.waitingCount == 3 }
+        let (running, waiting, cost) = await pipeline.graph.decodesState()
+        #expect(running == 1 && waiting == 2)
+        #expect(cost == pixels)
+        gate.open()
+        for task in tasks { #expect(try await task.response.image.width == 640) }
+        #expect(decoded.count("decode:\(Fixtures.rocket.count)") == 3)
     }
 }
 
