@@ -1,6 +1,6 @@
 import HTTPTypes
 import Prometheus
-import Synchronization
+import Imagery
 
 /// The server's own Prometheus series (requests by status, latency, in-flight and queued
 /// requests), in the registry `/metrics` renders. The pipeline's counters
@@ -14,7 +14,7 @@ final class ServerMetrics: Sendable {
     private let queued: Gauge
     /// One counter per status, made on first use (the registry returns the same one for a
     /// name and labels, but making it takes its lock; this map is read far more often).
-    private let byStatus = Mutex<[Int: Counter]>([:])
+    private let byStatus = Locked<[Int: Counter]>([:])   // not Mutex: TSan cannot see its futex
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
