@@ -5,6 +5,11 @@ package enum ImageHeader {
     /// format or a header too short or damaged to read (whose decode then fails at once).
     package static func size(of bytes: [UInt8]) -> PixelSize? {
         guard let format = ImageFormat(sniffing: bytes) else { return nil }
+        return size(of: bytes, format: format)
+    }
+
+    /// ``size(of:)`` for a caller that has already sniffed the format.
+    package static func size(of bytes: [UInt8], format: ImageFormat) -> PixelSize? {
         let size: PixelSize? = switch format {
         case .jpeg: jpegSize(bytes)
         case .png: bytes.count >= 24 ? PixelSize(width: bigEndian(bytes, 16, 4), height: bigEndian(bytes, 20, 4)) : nil

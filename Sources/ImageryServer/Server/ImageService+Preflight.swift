@@ -6,18 +6,17 @@ extension ImageService {
     /// source policy and the plan. A path that fails any of them is refused here.
     static func preflight(
         _ path: String, configuration: ServerConfiguration, signature: URLSignature?
-    ) throws(ServerError) -> (ProcessingPath, RequestPlan) {
+    ) throws(ServerError) -> RequestPlan {
         let parsed = try ProcessingPath.parse(path)
         if let signature, !signature.isValid(parsed.signature, for: parsed.signedPart) {
             throw .forbidden("invalid signature")
         }
         let options = try ProcessingOptions.parse(parsed.options)
         let source = try configuration.sources.source(for: parsed.source)
-        let plan = try RequestPlan(
+        return try RequestPlan(
             source: source, options: options, fileExtension: parsed.fileExtension,
             defaultQuality: configuration.defaultQuality, maximumPixelCount: configuration.maximumSourcePixels
         )
-        return (parsed, plan)
     }
 }
 

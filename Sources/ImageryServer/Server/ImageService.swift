@@ -58,7 +58,7 @@ final class ImageService: Sendable {
             if let cached = responses[cacheKey] {
                 return answer(cached, ifNoneMatch: ifNoneMatch)
             }
-            let (_, plan) = try Self.preflight(path, configuration: configuration, signature: signature)
+            let plan = try Self.preflight(path, configuration: configuration, signature: signature)
             let entry = try await render(plan, accept: accept)
             responses.store(entry, for: cacheKey)
             return answer(entry, ifNoneMatch: ifNoneMatch)

@@ -6,7 +6,7 @@ extension DecodeKey {
     /// are charged whole, which errs on the safe side. The resized output is added. An unreadable header
     /// costs nothing: its decode fails at once.
     func decodingCost(of bytes: [UInt8]) -> Int {
-        guard let stored = ImageHeader.size(of: bytes) else { return 0 }
+        guard let format = ImageFormat(sniffing: bytes), let stored = ImageHeader.size(of: bytes, format: format) else { return 0 }
         let full = stored.width * stored.height
         guard let resize, !allowsUpscaling else { return full }
         // The draft is the target times the headroom left for the Lanczos stage. The
@@ -16,13 +16,13 @@ extension DecodeKey {
         guard let plan = try? resize.plan(for: stored),
               let upright = try? draft.plan(for: stored), let turned = try? draft.plan(for: transposed) else { return full }
         let scale = min(1, max(upright.scale, turned.scale))
-        let decoded: Double = switch ImageFormat(sniffing: bytes) {
-        case .jpeg?:
+        let decoded: Double = switch format {
+        case .jpeg:
             // The smallest k/8 that covers the draft.
             Double(full) * pow2((scale * 8).rounded(.up) / 8)
-        case .png?:
+        case .png:
             Double(full) / pow2(Double(DecodingOptions.boxFactor(forScale: scale)))
-        case .webp?:
+        case .webp:
             Double(full) * pow2(scale)
         default:
             Double(full)
