@@ -271,6 +271,7 @@ let package = Package(
                 "ImageryServer",
                 "ImageryServerTool",
                 "ImageryGallery",
+                "ImageryDiskCache",
                 "ImageryTestSupport",
                 "imagery-url-fuzz",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

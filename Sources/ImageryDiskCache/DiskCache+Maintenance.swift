@@ -108,6 +108,12 @@ extension DiskCache {
         }
     }
 
+    /// How many entries the database holds now, written by this process or any other sharing
+    /// the directory; `nil` when it cannot be read. For tests and tools.
+    package func entryCount() async -> Int? {
+        try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry") } ?? 0
+    }
+
     /// Deletes blob files that no row names (see ``BlobFiles/removeOrphans(keeping:now:)``).
     func removeOrphanedFiles() async {
         guard let referenced = try? await pool.read({ db in

@@ -62,10 +62,16 @@ package struct ImageryServer: Sendable {
         if configuration.keyHex == nil {
             logger.warning("no --key: URL signatures are not checked; anyone who can reach this server can use it")
         }
+        let instance = InstanceName(configuration: configuration)
+        let host = configuration.host
         let app = Application(
-            responder: ImageResponder(service: service, logger: logger),
+            responder: ImageResponder(service: service, logger: logger, instance: instance),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "imagery-server"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                instance.bound(host: host, port: port)
+                await onRunning(port)
+            },
             logger: logger
         )
         let group = ServiceGroup(configuration: .init(
@@ -77,6 +83,9 @@ package struct ImageryServer: Sendable {
             try? await http.shutdown()
             throw error
         }
+        // Processed images reach the disk cache in the background after their response: let
+        // those writes land, so a neighbour sharing the directory (or the next start) finds them.
+        await service.pipeline.waitUntilIdle()
         try await http.shutdown()
     }
 }

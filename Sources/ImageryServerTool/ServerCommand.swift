@@ -25,7 +25,10 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 8080
 
-    @Option(name: .customLong("cache-dir"), help: "A directory for the disk cache (default: off).")
+    @Option(name: .customLong("instance-name"), help: "The X-Imagery-Instance header on every response, to tell instances apart behind a load balancer (default: host:port).")
+    var instanceName: String?
+
+    @Option(name: .customLong("cache-dir"), help: "A directory for the disk cache (default: off). Instances on one host may share one.")
     var cacheDirectory: String?
 
     @Option(help: "imgproxy signing key, hex (env IMAGERY_KEY).")
@@ -87,6 +90,7 @@ struct ServerCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
+        configuration.instanceName = instanceName
         configuration.cacheDirectory = cacheDirectory
         configuration.keyHex = key ?? environment.string(forKey: "imagery.key", isSecret: true)
         configuration.saltHex = salt ?? environment.string(forKey: "imagery.salt", isSecret: true)

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -8,13 +9,14 @@ struct ImageResponder: HTTPResponder {
     typealias Context = BasicRequestContext
     let service: ImageService
     let logger: Logger
+    let instance: InstanceName
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
         service.metrics.requestStarted()
         guard request.method == .get || request.method == .head else {
             service.metrics.requestFinished(status: .methodNotAllowed, after: ContinuousClock.now - started)
-            return Self.response(.text(.methodNotAllowed, "only GET and HEAD", cacheControl: "no-store"), head: false)
+            return response(.text(.methodNotAllowed, "only GET and HEAD", cacheControl: "no-store"), head: false)
         }
         // The request target as sent: a plain source's percent-encoding must survive to the parser.
         let target = request.head.path ?? "/"
@@ -45,11 +47,12 @@ struct ImageResponder: HTTPResponder {
             "ms": "\(elapsed.milliseconds)",
             "bytes": "\(answer.body.count)",
         ])
-        return Self.response(answer, head: request.method == .head)
+        return response(answer, head: request.method == .head)
     }
 
-    static func response(_ answer: ServerResponse, head: Bool) -> Response {
+    func response(_ answer: ServerResponse, head: Bool) -> Response {
         var headers = answer.headers
+        headers[.imageryInstance] = instance.value
         if answer.status != .notModified { headers[.contentLength] = String(answer.body.count) }
         let body = head || answer.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
         return Response(status: answer.status, headers: headers, body: body)
@@ -59,4 +62,9 @@ struct ImageResponder: HTTPResponder {
 extension Duration {
     /// Whole milliseconds, for logs.
     var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
+
+extension HTTPField.Name {
+    /// Which instance answered: a load balancer's operators, and the scale-out tests, read it.
+    static let imageryInstance = HTTPField.Name("X-Imagery-Instance")!
 }

@@ -9,6 +9,9 @@ package struct ServerConfiguration: Sendable {
     package var host = "127.0.0.1"
     /// Default: 8080. 0 picks a free port (the tests).
     package var port = 8080
+    /// The value of the `X-Imagery-Instance` header on every response, so operators and tests
+    /// behind a load balancer see which instance answered. Default (`nil`): host:port as bound.
+    package var instanceName: String?
 
     // MARK: Security
 

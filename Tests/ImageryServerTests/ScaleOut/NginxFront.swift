@@ -1,0 +1,71 @@
+import Foundation
+import ImageryTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real nginx on 127.0.0.1 running `deploy/nginx/imagery.conf` as `scripts/cluster.sh render`
+/// renders it (so the tests run the shipped config), with its prefix in a temporary directory.
+/// Stopped by its PID.
+struct NginxFront {
+    let port: Int
+    let directory: URL
+    private let process: ServerProcess
+
+    /// nginx from Debian, if installed (`.ci/run` installs it).
+    static let binary: String? = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Starts nginx in front of `upstreams` (ports on 127.0.0.1). `upstreamParameters` replaces
+    /// the shipped `max_fails`/`fail_timeout` when a test needs another.
+    static func start(upstreams: [Int], edgeCache: Bool, upstreamParameters: String? = nil) async throws -> NginxFront {
+        let binary = try #require(binary)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-nginx-\(UUID().uuidString)")
+        let port = try freeLoopbackPort()
+        let rendered = try await ChildProcess.run(
+            "/usr/bin/env",
+            ["IMAGERY_UPSTREAM_PARAMS=\(upstreamParameters ?? "")", "/bin/bash",
+             repository.appendingPathComponent("scripts/cluster.sh").path, "render", directory.path, String(port),
+             edgeCache ? directory.appendingPathComponent("edge").path : "off"] + upstreams.map { "127.0.0.1:\($0)" }
+        )
+        try #require(rendered.exitCode == 0, "scripts/cluster.sh render failed")
+        // With `error_log stderr notice`, nginx says "start worker process" once its listening
+        // socket is open.
+        let process = try ServerProcess.start(
+            executable: binary, ["-p", directory.path, "-c", directory.appendingPathComponent("nginx.conf").path],
+            readyMarker: "start worker process"
+        )
+        await process.ready()
+        return NginxFront(port: port, directory: directory, process: process)
+    }
+
+    /// Stops nginx (SIGTERM to its master, which stops its workers) and removes its directory.
+    func stop() async {
+        process.signal(SIGTERM)
+        _ = await process.exitCode()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A port on 127.0.0.1 that was free a moment ago (nginx cannot be told to pick one).
+    private static func freeLoopbackPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import ImageryDiskCache
+import ImageryTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Several `imagery-server` processes behind a real nginx running `deploy/nginx/imagery.conf`,
+/// everything on 127.0.0.1 and stopped by PID. One test at a time: each runs four or five
+/// processes on a 2-core machine.
+@Suite(
+    "Scale-out behind nginx",
+    .serialized,
+    .timeLimit(.minutes(5)),
+    .enabled(if: NginxFront.binary != nil, "needs nginx (Debian's nginx package; .ci/run installs it)"),
+    .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests"),
+    // The instances are child processes: a TSan build of them reports into a pipe no test
+    // reads, and costs minutes of CPU. The in-process server suites are what TSan checks.
+    .disabled(if: Sanitizer.isActive, "child processes under a sanitizer: slow, and their reports reach no test")
+)
+struct ScaleOutTests {
+    @Test("Each URL is processed once across three instances: the hash sends all of its requests to one")
+    func processedOnce() async throws {
+        let origin = try CountingOrigin()
+        defer { origin.stop() }
+        try await withScaleOut(3, edgeCache: false) { cluster, front in
+            // Given 12 distinct URLs, each requested 10 times at once through nginx
+            let count = 12
+            let urls = (0..<count).map { origin.path($0) }
+            let paths = urls.flatMap { Array(repeating: $0, count: 10) }
+            let replies = await Cluster.load(port: front.port, paths, concurrency: 30)
+
+            // Then every request succeeds, each URL was always answered by one instance, and
+            // the instances decoded and the origin served each image exactly once
+            #expect(replies.map(\.status) == Array(repeating: 200, count: paths.count))
+            for url in 0..<count {
+                let answeredBy = Set(replies[url * 10..<url * 10 + 10].map(\.instance))
+                #expect(answeredBy.count == 1, "URL \(url) was answered by \(answeredBy)")
+            }
+            #expect(Set(replies.map(\.instance)).count >= 2, "the hash spread 12 URLs over the instances")
+            let decodes = try await cluster.total("imagery_decodes_total")
+            #expect(decodes == Double(count))
+            #expect(origin.gets == count)
+        }
+    }
+
+    @Test("The edge cache answers repeats without reaching the instances, and keeps WebP-capable clients apart")
+    func edgeCache() async throws {
+        let origin = try CountingOrigin()
+        defer { origin.stop() }
+        try await withScaleOut(3, edgeCache: true) { cluster, front in
+            let urls = (0..<6).map { origin.path($0) }
+            let first = await Cluster.load(port: front.port, urls, concurrency: 3)
+            #expect(first.map(\.status) == Array(repeating: 200, count: urls.count))
+            #expect(first.map(\.cacheStatus) == Array(repeating: "MISS", count: urls.count))
+
+            // When the same URLs are asked for three more times
+            var before: [Double] = []
+            for index in cluster.ports.indices { before.append(try await cluster.metric("imagery_http_requests_total", of: index)) }
+            let repeats = await Cluster.load(port: front.port, urls + urls + urls, concurrency: 6)
+
+            // Then the edge answers them all, and no instance saw a request but the scrape that read `before`
+            #expect(repeats.map(\.cacheStatus) == Array(repeating: "HIT", count: repeats.count))
+            #expect(repeats.map(\.instance) == first.map(\.instance) + first.map(\.instance) + first.map(\.instance))
+            for index in cluster.ports.indices {
+                let requests = try await cluster.metric("imagery_http_requests_total", of: index)
+                #expect(requests == before[index] + 1)
+            }
+            #expect(origin.gets == urls.count)
+
+            // A client that accepts WebP has its own cache entry (the server may answer it
+            // differently), which is then a hit too
+            let webP = try await Cluster.get(port: front.port, urls[0], accept: "image/webp,*/*")
+            #expect(webP.status == 200 && webP.cacheStatus == "MISS")
+            let otherWebP = try await Cluster.get(port: front.port, urls[0], accept: "image/avif,image/webp,*/*")
+            let jpegOnly = try await Cluster.get(port: front.port, urls[0], accept: "image/jpeg")
+            #expect(otherWebP.cacheStatus == "HIT" && jpegOnly.cacheStatus == "HIT")
+
+            // And the edge coalesces too: 8 concurrent misses for each of 4 new URLs send each
+            // instance one request per URL (plus the scrape that read `sent`)
+            let sent = try await cluster.total("imagery_http_requests_total")
+            let fresh = (6..<10).map { origin.path($0) }
+            let misses = await Cluster.load(port: front.port, fresh.flatMap { Array(repeating: $0, count: 8) }, concurrency: 32)
+            #expect(misses.map(\.status) == Array(repeating: 200, count: misses.count))
+            let reached = try await cluster.total("imagery_http_requests_total") - sent - Double(cluster.ports.count)
+            #expect(reached == Double(fresh.count))
+        }
+    }
+
+    // max_fails=0: nginx then tries an instance's own URLs on it first every time, so its
+    // return is an event the test can await (the first answer after its restart) rather than
+    // the end of the shipped 5 s fail_timeout. Failover itself is proxy_next_upstream, unchanged.
+    @Test("kill -9 of an instance under load: no request fails; restarted, it gets its URLs back")
+    func failover() async throws {
+        let origin = try CountingOrigin()
+        defer { origin.stop() }
+        try await withScaleOut(3, edgeCache: false, upstreamParameters: "max_fails=0") { cluster, front in
+            // Given a load of 24 URLs asked for 10 times each, 8 at a time
+            let urls = (0..<24).map { origin.path($0) }
+            let paths = Array(repeating: urls, count: 10).flatMap { $0 }
+            let progress = EventCounter()
+            let port = front.port
+            async let load = Cluster.load(port: port, paths, concurrency: 8, progress: progress)
+
+            // When one instance is killed a fifth of the way through
+            await progress.wait(for: "done", count: 48)
+            let victim = 0
+            cluster.instances[victim].signal(SIGKILL)
+            _ = await cluster.instances[victim].exitCode()
+            let replies = await load
+
+            // Then every request was answered, and the victim's URLs by its neighbours at the end
+            #expect(replies.filter { $0.status != 200 }.count == 0)
+            let owned = urls.indices.filter { replies[$0].instance == cluster.name(victim) }
+            #expect(!owned.isEmpty, "the victim owned some of 24 URLs before it was killed")
+            #expect(replies.suffix(urls.count).allSatisfy { $0.instance != nil && $0.instance != cluster.name(victim) })
+
+            // And once it is back on its port, its URLs are answered by it again
+            try await cluster.restart(victim)
+            for url in owned {
+                let reply = try await Cluster.get(port: port, urls[url])
+                #expect(reply.status == 200 && reply.instance == cluster.name(victim))
+            }
+        }
+    }
+
+    @Test("SIGTERM to an instance under load: no request fails, and it exits 0")
+    func gracefulRestart() async throws {
+        let origin = try CountingOrigin()
+        defer { origin.stop() }
+        try await withScaleOut(3, edgeCache: false) { cluster, front in
+            let urls = (0..<24).map { origin.path($0) }
+            let paths = Array(repeating: urls, count: 10).flatMap { $0 }
+            let progress = EventCounter()
+            let port = front.port
+            async let load = Cluster.load(port: port, paths, concurrency: 8, progress: progress)
+
+            await progress.wait(for: "done", count: 48)
+            let stopping = 1
+            cluster.instances[stopping].signal(SIGTERM)
+            #expect(await cluster.instances[stopping].exitCode() == 0)
+            let replies = await load
+
+            #expect(replies.filter { $0.status != 200 }.count == 0)
+            #expect(replies.suffix(urls.count).allSatisfy { $0.instance != nil && $0.instance != cluster.name(stopping) })
+        }
+    }
+
+    @Test("Going from 3 to 4 instances moves about a quarter of 1,000 URLs, all of them to the new one")
+    func rebalancing() async throws {
+        try await withScaleOut(4, edgeCache: false) { cluster, four in
+            let three = try await NginxFront.start(upstreams: Array(cluster.ports.prefix(3)), edgeCache: false)
+            // Refused before any work (a local:// source with no local root), but answered by
+            // the instance the hash chose, which is all this test reads.
+            let urls = (0..<1000).map { Cluster.path("rs:fit:100:100", source: "local:///photo-\($0).jpg") }
+            let before = await Cluster.load(port: three.port, urls, concurrency: 16).map(\.instance)
+            let after = await Cluster.load(port: four.port, urls, concurrency: 16).map(\.instance)
+            await three.stop()
+
+            #expect(!before.contains(nil) && !after.contains(nil))
+            #expect(Set(before) == Set((0..<3).map(cluster.name)))
+            let moved = urls.indices.filter { before[$0] != after[$0] }
+            let fraction = Double(moved.count) / Double(urls.count)
+            #expect((0.15...0.35).contains(fraction), "moved \(moved.count) of 1,000")
+            #expect(moved.allSatisfy { after[$0] == cluster.name(3) }, "a URL moved between two old instances")
+        }
+    }
+
+    @Test("With one shared disk cache, a killed instance's URLs are served by its neighbours without the origin")
+    func sharedDiskCache() async throws {
+        let origin = try CountingOrigin()
+        defer { origin.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-shared-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withScaleOut(3, flags: ["--cache-dir", directory.path], edgeCache: false) { cluster, front in
+            // Given 12 URLs served once through nginx, each by the instance the hash chose
+            let urls = (0..<12).map { origin.path($0) }
+            let first = await Cluster.load(port: front.port, urls, concurrency: 4)
+            #expect(first.map(\.status) == Array(repeating: 200, count: urls.count))
+            #expect(origin.gets == urls.count)
+            let victim = try #require(cluster.ports.indices.max { a, b in
+                first.filter { $0.instance == cluster.name(a) }.count < first.filter { $0.instance == cluster.name(b) }.count
+            })
+            let owned = urls.indices.filter { first[$0].instance == cluster.name(victim) }
+            try await waitForDiskWrites(of: cluster, in: directory)
+
+            // When that instance is killed and its URLs are asked for again
+            cluster.instances[victim].signal(SIGKILL)
+            _ = await cluster.instances[victim].exitCode()
+            let again = await Cluster.load(port: front.port, owned.map { urls[$0] }, concurrency: 4)
+
+            // Then its neighbours answer from the shared disk cache: the origin sees nothing more
+            #expect(again.map(\.status) == Array(repeating: 200, count: owned.count))
+            #expect(again.allSatisfy { $0.instance != cluster.name(victim) })
+            #expect(origin.gets == urls.count)
+            let diskHits = try await cluster.total("imagery_disk_hits_total", over: cluster.ports.indices.filter { $0 != victim })
+            #expect(diskHits >= Double(owned.count))
+        }
+    }
+}
+
+extension ScaleOutTests {
+    /// Starts `count` instances and nginx in front of them, runs `body`, and stops them all
+    /// by PID, whether `body` succeeded or not.
+    private func withScaleOut(
+        _ count: Int, flags: [String] = [], edgeCache: Bool, upstreamParameters: String? = nil,
+        _ body: (inout Cluster, NginxFront) async throws -> Void
+    ) async throws {
+        var cluster = try await Cluster.start(count, flags: flags)
+        let front: NginxFront
+        do {
+            front = try await NginxFront.start(upstreams: cluster.ports, edgeCache: edgeCache, upstreamParameters: upstreamParameters)
+        } catch {
+            await cluster.stop()
+            throw error
+        }
+        do {
+            try await body(&cluster, front)
+        } catch {
+            await front.stop()
+            await cluster.stop()
+            throw error
+        }
+        await front.stop()
+        await cluster.stop()
+    }
+
+    /// Returns once every disk write the instances began has landed in the shared database.
+    /// The instances write processed images in the background after answering, and another
+    /// process's SQLite commit sends this one no event: this is the one place the suite
+    /// polls, 20 times a second for at most 30 s.
+    private func waitForDiskWrites(of cluster: Cluster, in directory: URL) async throws {
+        let begun = Int(try await cluster.total("imagery_disk_writes_total"))
+        #expect(begun > 0)
+        let cache = try DiskCache(directory: directory.path)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (await cache.entryCount() ?? 0) < begun, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(await cache.entryCount() == begun)
+    }
+}

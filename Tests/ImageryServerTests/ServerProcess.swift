@@ -1,0 +1,97 @@
+import Foundation
+import Imagery
+import ImageryTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A server as a child process (`imagery-server`, or nginx in front of several), its output
+/// read for the line that says it is ready; stopped by its PID.
+final class ServerProcess: Sendable {
+    private let process: Process
+    private let output: Pipe
+    private let readyMarker: String
+    private let lines = EventCounter()
+    private let announced = Locked<Int?>(nil)
+
+    private init(process: Process, output: Pipe, readyMarker: String) {
+        self.process = process
+        self.output = output
+        self.readyMarker = readyMarker
+    }
+
+    /// Starts the `imagery-server` built beside the tests; ready once it logs "listening".
+    static func start(_ arguments: [String]) throws -> ServerProcess {
+        try start(executable: ChildProcess.executable("imagery-server")!, arguments, readyMarker: "listening")
+    }
+
+    /// Starts `executable`; ready once a line of its output contains `readyMarker`.
+    static func start(executable: String, _ arguments: [String], readyMarker: String) throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let server = ServerProcess(process: process, output: output, readyMarker: readyMarker)
+        Thread.detachNewThread { server.readOutput() }
+        return server
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Reads lines until the pipe closes; records the ready line and the port it names.
+    private func readOutput() {
+        var pending = Data()
+        while true {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                if line.contains(readyMarker) {
+                    if let range = line.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                        let port = Int(line[range].split(separator: ":").last!)
+                        announced.withLock { $0 = port }
+                    }
+                    lines.record("ready")
+                }
+            }
+        }
+        lines.record("ready")   // the output ended: a server that never got ready fails below, not hangs
+        lines.record("closed")
+    }
+
+    /// Returns once the server is ready (or its output has ended).
+    func ready() async {
+        await lines.wait(for: "ready")
+    }
+
+    /// The port the server announced, once it listens.
+    func port() async throws -> Int {
+        await ready()
+        return try #require(announced.withLock { $0 })
+    }
+
+    func signal(_ signal: Int32) {
+        Glibc.kill(process.processIdentifier, signal)
+    }
+
+    /// Stops a server a failed test left running; a no-op once it has exited.
+    func kill() {
+        if process.isRunning { signal(SIGKILL) }
+    }
+
+    /// Waits for the process to end, off the cooperative pool.
+    func exitCode() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                self.process.waitUntilExit()
+                continuation.resume(returning: self.process.terminationStatus)
+            }
+        }
+    }
+}
