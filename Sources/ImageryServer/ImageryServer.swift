@@ -85,7 +85,10 @@ package struct ImageryServer: Sendable {
         }
         // Processed images reach the disk cache in the background after their response: let
         // those writes land, so a neighbour sharing the directory (or the next start) finds them.
-        await service.pipeline.waitUntilIdle()
+        if configuration.cacheDirectory != nil {
+            logger.info("draining disk-cache writes")
+            await service.pipeline.waitUntilIdle()
+        }
         try await http.shutdown()
     }
 }

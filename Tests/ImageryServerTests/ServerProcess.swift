@@ -12,22 +12,25 @@ final class ServerProcess: Sendable {
     private let process: Process
     private let output: Pipe
     private let readyMarker: String
+    private let watched: [String]
     private let lines = EventCounter()
     private let announced = Locked<Int?>(nil)
 
-    private init(process: Process, output: Pipe, readyMarker: String) {
+    private init(process: Process, output: Pipe, readyMarker: String, watched: [String]) {
         self.process = process
         self.output = output
         self.readyMarker = readyMarker
+        self.watched = watched
     }
 
     /// Starts the `imagery-server` built beside the tests; ready once it logs "listening".
-    static func start(_ arguments: [String]) throws -> ServerProcess {
-        try start(executable: ChildProcess.executable("imagery-server")!, arguments, readyMarker: "listening")
+    /// ``line(containing:)`` can await the lines that contain a string in `watching`.
+    static func start(_ arguments: [String], watching: [String] = []) throws -> ServerProcess {
+        try start(executable: ChildProcess.executable("imagery-server")!, arguments, readyMarker: "listening", watching: watching)
     }
 
     /// Starts `executable`; ready once a line of its output contains `readyMarker`.
-    static func start(executable: String, _ arguments: [String], readyMarker: String) throws -> ServerProcess {
+    static func start(executable: String, _ arguments: [String], readyMarker: String, watching: [String] = []) throws -> ServerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -35,7 +38,7 @@ final class ServerProcess: Sendable {
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let server = ServerProcess(process: process, output: output, readyMarker: readyMarker)
+        let server = ServerProcess(process: process, output: output, readyMarker: readyMarker, watched: watching)
         Thread.detachNewThread { server.readOutput() }
         return server
     }
@@ -59,10 +62,21 @@ final class ServerProcess: Sendable {
                     }
                     lines.record("ready")
                 }
+                for marker in watched where line.contains(marker) { lines.record("line:" + marker) }
             }
         }
-        lines.record("ready")   // the output ended: a server that never got ready fails below, not hangs
+        // The output ended: a server that never got ready, or never logged a watched line,
+        // fails the test's expectations instead of hanging it.
         lines.record("closed")
+        lines.record("ready")
+        for marker in watched { lines.record("line:" + marker) }
+    }
+
+    /// Returns once a line containing `marker` (one of `watching`) was logged, or the output
+    /// ended without one; says which.
+    func line(containing marker: String) async -> Bool {
+        await lines.wait(for: "line:" + marker)
+        return lines.count("closed") == 0 || lines.count("line:" + marker) > 1
     }
 
     /// Returns once the server is ready (or its output has ended).

@@ -41,6 +41,19 @@ struct ServerTests {
         #expect(origin.hits("/rocket.jpg") == 0)
     }
 
+    @Test("Every response names its instance: host:port as bound by default, or --instance-name")
+    func instanceName() async throws {
+        let unnamed = try await ServerHarness.start()
+        defer { unnamed.cancel() }
+        let named = try await ServerHarness.start { $0.instanceName = "edge-a" }
+        defer { named.cancel() }
+
+        for path in ["/health", "/metrics", "/unsafe/w:x/plain/local:///a.jpg"] {
+            #expect(try await unnamed.get(path).header("X-Imagery-Instance") == "127.0.0.1:\(unnamed.port)")
+            #expect(try await named.get(path).header("X-Imagery-Instance") == "edge-a")
+        }
+    }
+
     @Test("With --allow-loopback-sources: fit, base64 and plain sources, headers, 304 on If-None-Match")
     func servesAnImage() async throws {
         let origin = try Self.origin()

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import GRDB
 import Imagery
+import ImageryDiskCache
 import ImageryTestSupport
 import NIOCore
 import NIOHTTP1
@@ -94,5 +96,49 @@ extension ShutdownTests {
         #expect(text.contains("imagery_decodes_total"))
         server.signal(SIGTERM)
         #expect(await server.exitCode() == 0)
+    }
+}
+
+extension ShutdownTests {
+    @Test(
+        "SIGTERM right after answering still lets every disk-cache write land before the process exits",
+        .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
+    )
+    func shutdownDrainsDiskWrites() async throws {
+        let origin = try TestHTTPServer { request in request.path.hasPrefix("/photo-") ? .ok(Fixtures.rocket) : .status(404) }
+        defer { origin.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-drain-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let draining = "draining disk-cache writes"
+        let server = try ServerProcess.start(
+            ["--port", "0", "--allow-loopback-sources", "--cache-dir", directory.path], watching: [draining]
+        )
+        defer { server.kill() }
+        let port = try await server.port()
+
+        // Given the cache's write lock held by this test, so the server's background writes wait
+        var options = GRDB.Configuration()
+        options.allowsUnsafeTransactions = true   // the transaction spans two accesses on purpose
+        options.busyMode = .timeout(10)
+        let lock = try DatabaseQueue(path: directory.appendingPathComponent("cache.sqlite").path, configuration: options)
+        try await lock.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+
+        // And 6 images answered, their disk writes begun and held
+        for index in 0..<6 {
+            let reply = try await Cluster.get(port: port, "/unsafe/rs:fit:\(64 + index):64/plain/http://127.0.0.1:\(origin.port)/photo-\(index).jpg")
+            #expect(reply.status == 200)
+        }
+        let begun = Int(try await Cluster.metric("imagery_disk_writes_total", port: port))
+        #expect(begun >= 6)
+
+        // When SIGTERM arrives, and the lock is released only once the server says it drains
+        server.signal(SIGTERM)
+        #expect(await server.line(containing: draining), "the server exited without draining")
+        try await lock.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+        #expect(await server.exitCode() == 0)
+
+        // Then every write it began is in the cache
+        let cache = try DiskCache(directory: directory.path)
+        #expect(await cache.entryCount() == begun)
     }
 }

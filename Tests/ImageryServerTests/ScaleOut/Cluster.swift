@@ -60,7 +60,12 @@ struct Cluster {
 
     /// The sum of every series of `metric` in instance `index`'s `/metrics`, read directly.
     func metric(_ metric: String, of index: Int) async throws -> Double {
-        let reply = try await Self.get(port: ports[index], "/metrics")
+        try await Self.metric(metric, port: ports[index])
+    }
+
+    /// The sum of every series of `metric` in the `/metrics` of the server on `port`.
+    static func metric(_ metric: String, port: Int) async throws -> Double {
+        let reply = try await get(port: port, "/metrics")
         return String(decoding: reply.body, as: UTF8.self).split(separator: "\n").reduce(0) { sum, line in
             guard line.hasPrefix(metric + " ") || line.hasPrefix(metric + "{"), let value = line.split(separator: " ").last else { return sum }
             return sum + (Double(value) ?? 0)

@@ -1,4 +1,6 @@
 import Foundation
+import Imagery
+import ImageryCodecs
 import ImageryDiskCache
 import ImageryTestSupport
 import Testing
@@ -73,6 +75,8 @@ struct ScaleOutTests {
             // differently), which is then a hit too
             let webP = try await Cluster.get(port: front.port, urls[0], accept: "image/webp,*/*")
             #expect(webP.status == 200 && webP.cacheStatus == "MISS")
+            let webPBuild = ImageEncoder.supportedFormats.contains(.webp)
+            #expect(webP.contentType == (webPBuild ? "image/webp" : "image/jpeg"))
             let otherWebP = try await Cluster.get(port: front.port, urls[0], accept: "image/avif,image/webp,*/*")
             let jpegOnly = try await Cluster.get(port: front.port, urls[0], accept: "image/jpeg")
             #expect(otherWebP.cacheStatus == "HIT" && jpegOnly.cacheStatus == "HIT")
