@@ -30,7 +30,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import urllib.request
 from pathlib import Path
 
@@ -135,39 +134,11 @@ def main():
     parser.add_argument("--rounds", type=int, default=3, help="runs per path and kind; the median is reported")
     parser.add_argument("--output", default=str(ROOT / "bench-out"))
     args = parser.parse_args()
-    corpus = Path(args.corpus)
-    missing = [p for p in bench.PHOTOS if not (corpus / p).exists()]
-    if missing:
-        raise SystemExit(f"skipped: the corpus at {corpus} lacks {missing[0]} (it is in ../shared/corpus)")
-    for tool in ("wrk", "nginx"):
-        if not shutil.which(tool) and not Path(f"/usr/sbin/{tool}").exists():
-            raise SystemExit(f"skipped: {tool} is not installed")
-    binary = ROOT / ".build" / "release" / "imagery-server"
-    if not binary.exists():
-        raise SystemExit("build first: swift build -c release --product imagery-server")
+    binary, work, script = bench.prepare(Path(args.corpus), ("wrk", "nginx"), "imagery-bench-cluster-")
     output = Path(args.output)
     output.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="imagery-bench-cluster-"))
-    work.chmod(0o755)   # nginx's workers run as nobody
-    (work / "photos").mkdir()
-    for name in bench.PHOTOS:
-        shutil.copy(corpus / name, work / "photos" / name)
-    script = work / "paths.lua"
-    script.write_text(bench.LUA)
-    origin_port = bench.free_port()
-    (work / "nginx").mkdir()
-    (work / "origin.conf").write_text(f"""
-        pid {work}/nginx/origin.pid; error_log {work}/nginx/origin.log warn; daemon off;
-        worker_processes 1;
-        events {{ worker_connections 1024; }}
-        http {{ access_log off; sendfile on; keepalive_requests 100000;
-          client_body_temp_path {work}/nginx/body; proxy_temp_path {work}/nginx/proxy;
-          fastcgi_temp_path {work}/nginx/fcgi; uwsgi_temp_path {work}/nginx/uwsgi; scgi_temp_path {work}/nginx/scgi;
-          server {{ listen 127.0.0.1:{origin_port}; root {work}/photos; }} }}
-    """)
+    origin, origin_port = bench.origin_server(work)
     template = f"/insecure/rs:fit:{{w}}:{{h}}/plain/http://127.0.0.1:{origin_port}/{{name}}@jpg"
-    origin = bench.Server("origin", ["nginx", "-c", str(work / "origin.conf"), "-p", str(work / "nginx")], "",
-                          f"http://127.0.0.1:{origin_port}/{bench.PHOTOS[0]}")
 
     def instance(name):
         port = bench.free_port()

@@ -242,6 +242,46 @@ def chart(results, path):
     image.save(path)
 
 
+def prepare(corpus, tools, prefix):
+    """Checks what a run needs, and makes its work directory with the photos and the wrk
+    script. Returns (imagery-server binary, work directory, script path)."""
+    missing = [p for p in PHOTOS if not (corpus / p).exists()]
+    if missing:
+        raise SystemExit(f"skipped: the corpus at {corpus} lacks {missing[0]} (it is in ../shared/corpus)")
+    for tool in tools:
+        if not shutil.which(tool) and not Path(f"/usr/sbin/{tool}").exists():
+            raise SystemExit(f"skipped: {tool} is not installed")
+    binary = ROOT / ".build" / "release" / "imagery-server"
+    if not binary.exists():
+        raise SystemExit("build first: swift build -c release --product imagery-server")
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    work.chmod(0o755)   # nginx's workers run as nobody
+    (work / "photos").mkdir()
+    for name in PHOTOS:
+        shutil.copy(corpus / name, work / "photos" / name)
+    (work / "nginx").mkdir()
+    script = work / "paths.lua"
+    script.write_text(LUA)
+    return binary, work, script
+
+
+def origin_server(work):
+    """The origin: nginx serving the photos on 127.0.0.1. Returns (Server, port)."""
+    port = free_port()
+    (work / "origin.conf").write_text(f"""
+        pid {work}/nginx/origin.pid; error_log {work}/nginx/origin.log warn; daemon off;
+        worker_processes 1;
+        events {{ worker_connections 1024; }}
+        http {{ access_log off; sendfile on; keepalive_requests 100000;
+          client_body_temp_path {work}/nginx/body; proxy_temp_path {work}/nginx/proxy;
+          fastcgi_temp_path {work}/nginx/fcgi; uwsgi_temp_path {work}/nginx/uwsgi; scgi_temp_path {work}/nginx/scgi;
+          server {{ listen 127.0.0.1:{port}; root {work}/photos; }} }}
+    """)
+    server = Server("origin", ["nginx", "-c", str(work / "origin.conf"), "-p", str(work / "nginx")], "",
+                    f"http://127.0.0.1:{port}/{PHOTOS[0]}")
+    return server, port
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
@@ -250,38 +290,13 @@ def main():
     parser.add_argument("--only", default="", help="comma-separated server names to run")
     args = parser.parse_args()
     corpus = Path(args.corpus)
-    missing = [p for p in PHOTOS if not (corpus / p).exists()]
-    if missing:
-        raise SystemExit(f"skipped: the corpus at {corpus} lacks {missing[0]} (it is in ../shared/corpus)")
-    for tool in ("wrk", "nginx", "thumbor"):
-        if not shutil.which(tool) and not Path(f"/usr/sbin/{tool}").exists():
-            raise SystemExit(f"skipped: {tool} is not installed")
-    binary = ROOT / ".build" / "release" / "imagery-server"
-    if not binary.exists():
-        raise SystemExit("build first: swift build -c release --product imagery-server")
+    binary, work, script = prepare(corpus, ("wrk", "nginx", "thumbor"), "imagery-bench-server-")
     output = Path(args.output)
     output.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="imagery-bench-server-"))
-    work.chmod(0o755)   # nginx's workers run as nobody
-    (work / "photos").mkdir()
-    for name in PHOTOS:
-        shutil.copy(corpus / name, work / "photos" / name)
-    script = work / "paths.lua"
-    script.write_text(LUA)
-
-    origin_port, filter_port = free_port(), free_port()
+    origin_process, origin_port = origin_server(work)
+    filter_port = free_port()
     nginx_module = "/usr/lib/nginx/modules/ngx_http_image_filter_module.so"
-    (work / "nginx").mkdir()
     common = f"pid {work}/nginx/%s.pid; error_log {work}/nginx/%s.log warn; daemon off;"
-    (work / "origin.conf").write_text(f"""
-        {common % ('origin', 'origin')}
-        worker_processes 1;
-        events {{ worker_connections 1024; }}
-        http {{ access_log off; sendfile on; keepalive_requests 100000;
-          client_body_temp_path {work}/nginx/body; proxy_temp_path {work}/nginx/proxy;
-          fastcgi_temp_path {work}/nginx/fcgi; uwsgi_temp_path {work}/nginx/uwsgi; scgi_temp_path {work}/nginx/scgi;
-          server {{ listen 127.0.0.1:{origin_port}; root {work}/photos; }} }}
-    """)
     (work / "filter.conf").write_text(f"""
         load_module {nginx_module};
         {common % ('filter', 'filter')}
@@ -317,9 +332,8 @@ def main():
     ]
     ports = {servers[0].name: imagery_port, servers[1].name: imagery_port, servers[2].name: thumbor_port, servers[3].name: filter_port}
     only = [s for s in args.only.split(",") if s]
-    origin_server = Server("origin", ["nginx", "-c", str(work / "origin.conf"), "-p", str(work / "nginx")], "", f"http://{origin}/{PHOTOS[0]}")
     results = {}
-    origin_server.start()
+    origin_process.start()
     try:
         for server in servers:
             if only and not any(o in server.name for o in only):
@@ -343,7 +357,7 @@ def main():
             finally:
                 server.stop()
     finally:
-        origin_server.stop()
+        origin_process.stop()
         shutil.rmtree(work, ignore_errors=True)
 
     machine = f"{os.cpu_count()} cores, {os.uname().sysname} {os.uname().release}"

@@ -100,19 +100,13 @@ struct ScaleOutTests {
         let origin = try CountingOrigin()
         defer { origin.stop() }
         try await withScaleOut(3, edgeCache: false, upstreamParameters: "max_fails=0") { cluster, front in
-            // Given a load of 24 URLs asked for 10 times each, 8 at a time
-            let urls = (0..<24).map { origin.path($0) }
-            let paths = Array(repeating: urls, count: 10).flatMap { $0 }
-            let progress = EventCounter()
-            let port = front.port
-            async let load = Cluster.load(port: port, paths, concurrency: 8, progress: progress)
-
-            // When one instance is killed a fifth of the way through
-            await progress.wait(for: "done", count: 48)
+            // Given a load of 24 URLs asked for 10 times each, 8 at a time, during which one
+            // instance is killed a fifth of the way through
             let victim = 0
-            cluster.instances[victim].signal(SIGKILL)
-            _ = await cluster.instances[victim].exitCode()
-            let replies = await load
+            let (urls, replies) = await Self.load(origin: origin, through: front) {
+                cluster.instances[victim].signal(SIGKILL)
+                _ = await cluster.instances[victim].exitCode()
+            }
 
             // Then every request was answered, and the victim's URLs by its neighbours at the end
             #expect(replies.filter { $0.status != 200 }.count == 0)
@@ -123,7 +117,7 @@ struct ScaleOutTests {
             // And once it is back on its port, its URLs are answered by it again
             try await cluster.restart(victim)
             for url in owned {
-                let reply = try await Cluster.get(port: port, urls[url])
+                let reply = try await Cluster.get(port: front.port, urls[url])
                 #expect(reply.status == 200 && reply.instance == cluster.name(victim))
             }
         }
@@ -134,17 +128,13 @@ struct ScaleOutTests {
         let origin = try CountingOrigin()
         defer { origin.stop() }
         try await withScaleOut(3, edgeCache: false) { cluster, front in
-            let urls = (0..<24).map { origin.path($0) }
-            let paths = Array(repeating: urls, count: 10).flatMap { $0 }
-            let progress = EventCounter()
-            let port = front.port
-            async let load = Cluster.load(port: port, paths, concurrency: 8, progress: progress)
-
-            await progress.wait(for: "done", count: 48)
             let stopping = 1
-            cluster.instances[stopping].signal(SIGTERM)
-            #expect(await cluster.instances[stopping].exitCode() == 0)
-            let replies = await load
+            var exitCode: Int32?
+            let (urls, replies) = await Self.load(origin: origin, through: front) {
+                cluster.instances[stopping].signal(SIGTERM)
+                exitCode = await cluster.instances[stopping].exitCode()
+            }
+            #expect(exitCode == 0)
 
             #expect(replies.filter { $0.status != 200 }.count == 0)
             #expect(replies.suffix(urls.count).allSatisfy { $0.instance != nil && $0.instance != cluster.name(stopping) })
@@ -228,6 +218,21 @@ extension ScaleOutTests {
         }
         await front.stop()
         await cluster.stop()
+    }
+
+    /// GETs 24 URLs 10 times each through `front`, 8 at a time, and runs `interrupt` once 48
+    /// have been answered, while the rest are in flight. Returns the URLs and the replies in
+    /// order: the first 24 are the URLs in order, as are the last 24.
+    private static func load(
+        origin: CountingOrigin, through front: NginxFront, interrupt: () async -> Void
+    ) async -> (urls: [String], replies: [Cluster.Reply]) {
+        let urls = (0..<24).map { origin.path($0) }
+        let progress = EventCounter()
+        let port = front.port
+        async let replies = Cluster.load(port: port, Array(repeating: urls, count: 10).flatMap { $0 }, concurrency: 8, progress: progress)
+        await progress.wait(for: "done", count: 48)
+        await interrupt()
+        return (urls, await replies)
     }
 
     /// Returns once every disk write the instances began has landed in the shared database.
