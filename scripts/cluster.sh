@@ -61,16 +61,29 @@ CONF
 nginx_binary() {
     if command -v nginx >/dev/null; then command -v nginx; return; fi
     [ -x /usr/sbin/nginx ] && { echo /usr/sbin/nginx; return; }
-    echo "nginx is missing; installing Debian's" >&2
+    echo "nginx is missing; installing Debian's (without starting its service)" >&2
     export DEBIAN_FRONTEND=noninteractive
+    local policy=/usr/sbin/policy-rc.d made=false
+    if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && made=true; fi
     apt-get update -q >&2 && apt-get install -y -q nginx >&2
+    if $made; then rm -f "$policy"; fi
     echo /usr/sbin/nginx
+}
+
+# Whether http://127.0.0.1:$1$2 answers 200 (bash's /dev/tcp: a fresh machine may lack curl).
+answers() {
+    local status
+    { exec 3<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || return 1
+    printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' "$2" >&3
+    read -r -t 5 _ status _ <&3 || status=""
+    exec 3<&-
+    [ "$status" = 200 ]
 }
 
 # Waits (at most 30 s) until http://127.0.0.1:$1$2 answers.
 wait_for() {
     local deadline=$((SECONDS + 30))
-    until curl -fsS -o /dev/null "http://127.0.0.1:$1$2" 2>/dev/null; do
+    until answers "$1" "$2"; do
         [ $SECONDS -lt $deadline ] || { echo "127.0.0.1:$1 did not answer in 30 s; see $dir/logs" >&2; return 1; }
         sleep 0.2
     done
@@ -115,7 +128,7 @@ start)
         echo $! > "$dir/pids/instance-$port.pid"
     done
     render "$dir" "$front" "$dir/cache/edge" "${upstreams[@]}"
-    "$nginx" -p "$dir" -c "$dir/nginx.conf" 2> "$dir/logs/nginx.log" &
+    "$nginx" -p "$dir" -c "$dir/nginx.conf" > "$dir/logs/nginx.log" 2>&1 &
     echo $! > "$dir/pids/nginx.pid"
     for upstream in "${upstreams[@]}"; do wait_for "${upstream##*:}" /health; done
     wait_for "$front" /health
