@@ -274,6 +274,7 @@ let package = Package(
                 "ImageryDiskCache",
                 "ImageryTestSupport",
                 "imagery-url-fuzz",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,7 +1,9 @@
+import ArgumentParser
 import Foundation
 @testable import Imagery
 import ImageryCodecs
 @testable import ImageryServer
+@testable import ImageryServerTool
 import ImageryTestSupport
 import Testing
 
@@ -314,5 +316,17 @@ struct ServerTests {
         defer { server.cancel() }
         let reply = try await server.get("/health")
         #expect(reply.status == 200 && reply.text == "ok\n")
+    }
+}
+
+extension ServerTests {
+    @Test("--instance-name must be a header value: 1 to 128 visible ASCII characters", arguments: [
+        ("pod-7", true), ("imagery-a.eu-west-1", true), ("", false), ("two words", false),
+        ("line\nbreak", false), ("café", false), (String(repeating: "x", count: 129), false),
+    ])
+    func instanceNameFlag(name: String, accepted: Bool) {
+        let parsed = Result { try ServerCommand.parse(["--instance-name", name]) }
+        let wasAccepted = (try? parsed.get()) != nil
+        #expect(wasAccepted == accepted)
     }
 }
