@@ -80,7 +80,7 @@ struct ServerCommand: AsyncParsableCommand {
         }
         guard (1...4).contains(draftHeadroom) else { throw ValidationError("--draft-headroom must be 1 to 4") }
         if let concurrency, concurrency <= 0 { throw ValidationError("--concurrency must be positive") }
-        if let instanceName, instanceName.isEmpty || instanceName.count > 128 || !instanceName.allSatisfy({ $0.isASCII && !$0.isWhitespace && ($0.asciiValue ?? 0) > 32 && $0 != "\u{7F}" }) {
+        if let instanceName, instanceName.isEmpty || instanceName.count > 128 || !instanceName.allSatisfy({ (33...126).contains($0.asciiValue ?? 0) }) {
             throw ValidationError("--instance-name must be 1 to 128 visible ASCII characters (it is an HTTP header value)")
         }
         if demo, localRoot != nil { throw ValidationError("--demo serves the embedded gallery as its local root; drop --local-root") }

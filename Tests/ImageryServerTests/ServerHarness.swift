@@ -48,6 +48,11 @@ struct ServerHarness {
 
     /// GET `path` (sent as is: the test controls the encoding).
     func get(_ path: String, headers: [(String, String)] = []) async throws -> Reply {
+        try await Self.get(port: port, path, headers: headers)
+    }
+
+    /// GET `path` from whatever server listens on 127.0.0.1:`port` (a child process, nginx).
+    static func get(port: Int, _ path: String, headers: [(String, String)] = []) async throws -> Reply {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))

@@ -62,7 +62,10 @@ final class ServerProcess: Sendable {
                     }
                     lines.record("ready")
                 }
-                for marker in watched where line.contains(marker) { lines.record("line:" + marker) }
+                for marker in watched where line.contains(marker) {
+                    lines.record("seen:" + marker)
+                    lines.record("line:" + marker)
+                }
             }
         }
         // The output ended: a server that never got ready, or never logged a watched line,
@@ -76,7 +79,7 @@ final class ServerProcess: Sendable {
     /// ended without one; says which.
     func line(containing marker: String) async -> Bool {
         await lines.wait(for: "line:" + marker)
-        return lines.count("closed") == 0 || lines.count("line:" + marker) > 1
+        return lines.count("seen:" + marker) > 0
     }
 
     /// Returns once the server is ready (or its output has ended).

@@ -85,25 +85,11 @@ struct Cluster {
         return "/" + URLSignature(keyHex: key, saltHex: salt)!.sign(unsigned) + unsigned
     }
 
-    struct Reply: Sendable {
-        let status: Int
-        let instance: String?
-        let cacheStatus: String?
-        let contentType: String?
-        let body: [UInt8]
-    }
+    typealias Reply = ServerHarness.Reply
 
     /// GET `path` from 127.0.0.1:`port`.
     static func get(port: Int, _ path: String, accept: String? = nil) async throws -> Reply {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-        if let accept { request.headers.add(name: "Accept", value: accept) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        let body = try await response.body.collect(upTo: 16 << 20)
-        return Reply(
-            status: Int(response.status.code), instance: response.headers.first(name: "X-Imagery-Instance"),
-            cacheStatus: response.headers.first(name: "X-Cache-Status"), contentType: response.headers.first(name: "Content-Type"),
-            body: Array(buffer: body)
-        )
+        try await ServerHarness.get(port: port, path, headers: accept.map { [("Accept", $0)] } ?? [])
     }
 
     /// GETs every path in `paths` through `port`, `concurrency` at a time, in order; records
@@ -119,7 +105,7 @@ struct Cluster {
                 next += 1
                 group.addTask {
                     let reply = (try? await get(port: port, path))
-                        ?? Reply(status: 0, instance: nil, cacheStatus: nil, contentType: nil, body: [])
+                        ?? Reply(status: 0, headers: [:], body: [])
                     progress?.record("done")
                     return (index, reply)
                 }
@@ -132,6 +118,14 @@ struct Cluster {
             return replies.map { $0! }
         }
     }
+}
+
+extension ServerHarness.Reply {
+    /// `X-Imagery-Instance`: who answered.
+    var instance: String? { header("X-Imagery-Instance") }
+    /// nginx's `X-Cache-Status` (`HIT`, `MISS` …).
+    var cacheStatus: String? { header("X-Cache-Status") }
+    var contentType: String? { header("Content-Type") }
 }
 
 /// An origin on 127.0.0.1 that answers every `/photo-N.jpg` with the same small JPEG and
