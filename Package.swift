@@ -228,9 +228,11 @@ let package = Package(
             path: "Tests/ImageryLoadProbe",
             swiftSettings: strictSettings
         ),
+        // Runs a child and reports its own peak memory (ChildProcess.measure says why).
+        .executableTarget(name: "imagery-peak-memory", path: "Tests/ImageryPeakMemory", swiftSettings: strictSettings),
         .testTarget(
             name: "ImageryHTTPClientTests",
-            dependencies: ["Imagery", "ImageryCodecs", "ImageryHTTPClient", "ImageryTestSupport", "imagery-load-probe"],
+            dependencies: ["Imagery", "ImageryCodecs", "ImageryHTTPClient", "ImageryTestSupport", "imagery-load-probe", "imagery-peak-memory"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -249,7 +251,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI", "ImageryTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ImageryCLITests", dependencies: ["ImageryCLI", "ImageryTestSupport", "imagery-peak-memory"], swiftSettings: strictSettings),
         // The README's and the DocC articles' examples, compiled, and checked against the documents.
         .testTarget(
             name: "ImageryDocsTests",

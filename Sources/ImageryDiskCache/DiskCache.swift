@@ -31,6 +31,10 @@ public final class DiskCache: DataCaching {
         public var fileThreshold = 128 << 10
         /// Reads whose access times are held in memory before they are written. Default: 64.
         public var accessBatchSize = 64
+        /// How long a read or write waits while another process sharing the directory holds
+        /// the database's write lock. Past it, a write is dropped (counted in `diskFailures`)
+        /// and a read is a miss: a cache never stalls the pipeline for long. Default: 10 s.
+        public var lockTimeout: Duration = .seconds(10)
         /// Where failures are reported (one warning, then counted). Default: label `"imagery.disk-cache"`.
         public var logger = Logger(label: "imagery.disk-cache")
         /// The wall clock (entries outlive the process, so this is not a monotonic clock);
@@ -75,7 +79,8 @@ public final class DiskCache: DataCaching {
         isReadOnly = FileManager.default.fileExists(atPath: path) && access(directory, W_OK) != 0
         if !isReadOnly { try Self.makeDirectory(directory) }
         var options = GRDB.Configuration()
-        options.busyMode = .timeout(10)
+        let (seconds, attoseconds) = configuration.lockTimeout.components
+        options.busyMode = .timeout(Double(seconds) + Double(attoseconds) / 1e18)
         options.label = "imagery.disk-cache"
         if isReadOnly {
             options.readonly = true

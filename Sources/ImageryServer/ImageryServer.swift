@@ -46,8 +46,12 @@ package struct ImageryServer: Sendable {
         pipeline.imageCache = ImageCache(costLimit: configuration.imageCacheBytes)
         pipeline.maximumConcurrentDownloads = max(8, configuration.concurrentProcessing * 4)
         pipeline.logger = logger
-        if let directory = configuration.cacheDirectory, let error = pipeline.useDiskCache(directory: directory) {
-            throw .cacheDirectory("\(error)")
+        if let directory = configuration.cacheDirectory {
+            var disk = DiskCache.Configuration()
+            disk.lockTimeout = configuration.cacheLockTimeout
+            if let error = pipeline.useDiskCache(directory: directory, configuration: disk) {
+                throw .cacheDirectory("\(error)")
+            }
         }
         self.service = try ImageService(
             configuration: configuration, pipeline: ImagePipeline(configuration: pipeline),

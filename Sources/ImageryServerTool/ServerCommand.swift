@@ -31,6 +31,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-dir"), help: "A directory for the disk cache (default: off). Instances on one host may share one.")
     var cacheDirectory: String?
 
+    @Option(name: .customLong("cache-lock-timeout"), help: "Seconds a disk-cache read or write waits for another instance's lock on a shared --cache-dir before giving up.")
+    var cacheLockTimeout = 10
+
     @Option(help: "imgproxy signing key, hex (env IMAGERY_KEY).")
     var key: String?
 
@@ -75,7 +78,7 @@ struct ServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }
-        guard maximumSourceBytes > 0, maximumSourcePixels > 0, maximumDecodingPixels > 0, upstreamTimeout > 0, maximumQueue > 0 else {
+        guard maximumSourceBytes > 0, maximumSourcePixels > 0, maximumDecodingPixels > 0, upstreamTimeout > 0, cacheLockTimeout > 0, maximumQueue > 0 else {
             throw ValidationError("limits must be positive")
         }
         guard (1...4).contains(draftHeadroom) else { throw ValidationError("--draft-headroom must be 1 to 4") }
@@ -95,6 +98,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.instanceName = instanceName
         configuration.cacheDirectory = cacheDirectory
+        configuration.cacheLockTimeout = .seconds(cacheLockTimeout)
         configuration.keyHex = key ?? environment.string(forKey: "imagery.key", isSecret: true)
         configuration.saltHex = salt ?? environment.string(forKey: "imagery.salt", isSecret: true)
         let prefixes = allowedSources ?? environment.string(forKey: "imagery.allowedSources")

@@ -38,8 +38,8 @@ struct HugeCanvasGIFTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data(Self.gif).write(to: URL(fileURLWithPath: directory + "/canvas.gif"))
 
-        let idle = try await ChildProcess.run(imagery, ["thumbnail", directory + "/missing.gif", "-o", directory + "/out"])
-        let thumbnail = try await ChildProcess.run(imagery, ["thumbnail", directory + "/canvas.gif", "--jobs", "1", "-o", directory + "/out"])
+        let idle = try await ChildProcess.measure(imagery, ["thumbnail", directory + "/missing.gif", "-o", directory + "/out"])
+        let thumbnail = try await ChildProcess.measure(imagery, ["thumbnail", directory + "/canvas.gif", "--jobs", "1", "-o", directory + "/out"])
         #expect(idle.exitCode == 1)
         #expect(thumbnail.exitCode == 0)
         let extra = thumbnail.peakRSS - idle.peakRSS

@@ -228,3 +228,32 @@ struct BlobFileTests {
         #expect(cache.statistics.diskRejected == 1)
     }
 }
+
+extension DiskCacheTests {
+    @Test("A write that waits past the lock timeout for another process's write lock is dropped and counted, and the cache goes on")
+    func lockTimeout() async throws {
+        var configuration = DiskCache.Configuration()
+        configuration.lockTimeout = .milliseconds(100)
+        let cache = try DiskCache(directory: directory.path, configuration: configuration)
+        guard case let .timeout(seconds) = cache.pool.configuration.busyMode else {
+            Issue.record("the lock timeout did not reach SQLite's busy handler")
+            return
+        }
+        #expect(seconds == 0.1)
+
+        // Given another process's transaction holding the write lock for the whole store
+        var options = GRDB.Configuration()
+        options.allowsUnsafeTransactions = true   // the transaction spans two accesses on purpose
+        options.busyMode = .timeout(10)
+        let other = try DatabaseQueue(path: directory.path + "/cache.sqlite", configuration: options)
+        try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        await cache.storeData(Self.bytes(1_000, seed: 2), for: "held")
+        #expect(cache.statistics.diskFailures == 1 && cache.statistics.diskWrites == 0)
+
+        // Then, the lock released, nothing half-written is served and the next write lands
+        try await other.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+        #expect(await cache.cachedData(for: "held") == nil)
+        await cache.storeData(Self.bytes(1_000, seed: 3), for: "after")
+        #expect(await cache.cachedData(for: "after") == Self.bytes(1_000, seed: 3))
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 @testable import Imagery
 import ImageryCodecs
+import ImageryDiskCache
 @testable import ImageryServer
 @testable import ImageryServerTool
 import ImageryTestSupport
@@ -328,5 +329,23 @@ extension ServerTests {
         let parsed = Result { try ServerCommand.parse(["--instance-name", name]) }
         let wasAccepted = (try? parsed.get()) != nil
         #expect(wasAccepted == accepted)
+    }
+}
+
+extension ServerTests {
+    @Test("--cache-lock-timeout must be positive, and reaches the disk cache the instances share")
+    func cacheLockTimeout() async throws {
+        #expect(throws: (any Error).self) { try ServerCommand.parse(["--cache-lock-timeout", "0"]) }
+        #expect(try ServerCommand.parse(["--cache-lock-timeout", "3"]).cacheLockTimeout == 3)
+
+        let directory = NSTemporaryDirectory() + "imagery-lock-timeout-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerHarness.start {
+            $0.cacheDirectory = directory
+            $0.cacheLockTimeout = .seconds(3)
+        }
+        defer { server.cancel() }
+        let disk = try #require(server.server.service.pipeline.configuration.dataCache as? DiskCache)
+        #expect(disk.configuration.lockTimeout == .seconds(3))
     }
 }

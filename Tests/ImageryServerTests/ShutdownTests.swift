@@ -110,8 +110,11 @@ extension ShutdownTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-drain-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let draining = "draining disk-cache writes"
+        // The server's writes wait on the lock this test holds for as long as it takes to make
+        // six images and signal under a loaded CI run: the default 10 s is not enough there.
         let server = try ServerProcess.start(
-            ["--port", "0", "--allow-loopback-sources", "--cache-dir", directory.path], watching: [draining]
+            ["--port", "0", "--allow-loopback-sources", "--cache-dir", directory.path, "--cache-lock-timeout", "600"],
+            watching: [draining]
         )
         defer { server.kill() }
         let port = try await server.port()
@@ -119,7 +122,7 @@ extension ShutdownTests {
         // Given the cache's write lock held by this test, so the server's background writes wait
         var options = GRDB.Configuration()
         options.allowsUnsafeTransactions = true   // the transaction spans two accesses on purpose
-        options.busyMode = .timeout(10)
+        options.busyMode = .timeout(600)
         let lock = try DatabaseQueue(path: directory.appendingPathComponent("cache.sqlite").path, configuration: options)
         try await lock.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
 

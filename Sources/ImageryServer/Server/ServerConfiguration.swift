@@ -67,6 +67,9 @@ package struct ServerConfiguration: Sendable {
     package var errorCacheControl = "public, max-age=10"
     /// A directory for the pipeline's disk cache; `nil` keeps it off.
     package var cacheDirectory: String?
+    /// How long a disk-cache read or write waits for another instance's write lock on a
+    /// shared `cacheDirectory` before it gives up (a miss, or an entry not stored). Default: 10 s.
+    package var cacheLockTimeout: Duration = .seconds(10)
     /// Encoded responses kept in memory, in bytes. Default: 32 MiB, about 800 JPEGs of
     /// 512 px: one instance's hot set, with a CDN or an edge cache in front for the rest. (Larger
     /// caches cost more resident memory than the benchmark's 300 MB target allows.)

@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 /// A real nginx on 127.0.0.1 running `deploy/nginx/imagery.conf` as `scripts/cluster.sh render`
-/// renders it (so the tests run the shipped config), with its prefix in a temporary directory.
-/// Stopped by its PID.
+/// renders it (so the tests run the shipped config, with patient timeouts), with its prefix in
+/// a temporary directory. Stopped by its PID.
 struct NginxFront {
     let port: Int
     let directory: URL
@@ -33,6 +33,7 @@ struct NginxFront {
              edgeCache ? directory.appendingPathComponent("edge").path : "off"] + upstreams.map { "127.0.0.1:\($0)" }
         )
         try #require(rendered.exitCode == 0, "scripts/cluster.sh render failed")
+        try bePatient(directory.appendingPathComponent("imagery.conf"), edgeCache: edgeCache)
         // With `error_log stderr notice`, nginx says "start worker process" once its listening
         // socket is open.
         let process = try ServerProcess.start(
@@ -48,6 +49,21 @@ struct NginxFront {
         process.signal(SIGTERM)
         _ = await process.exitCode()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Raises the shipped read and lock timeouts, which bound how long an answer may take, to
+    /// what a loaded CI run needs: a first answer slower than the 10 s lock timeout would let the
+    /// waiting requests through, and one past the 30 s read timeout would be retried on the
+    /// next instance. Failover comes from refused connections and 5xx, not from these.
+    private static func bePatient(_ config: URL, edgeCache: Bool) throws {
+        var text = try String(contentsOf: config, encoding: .utf8)
+        let edge = edgeCache ? ["proxy_cache_lock_timeout", "proxy_cache_lock_age"] : []
+        for directive in ["proxy_read_timeout", "proxy_next_upstream_timeout"] + edge {
+            let pattern = "\(directive) [0-9]+s;"
+            let range = try #require(text.range(of: pattern, options: .regularExpression), "\(directive) is not in the shipped config")
+            text.replaceSubrange(range, with: "\(directive) 600s;")
+        }
+        try text.write(to: config, atomically: true, encoding: .utf8)
     }
 
     /// A port on 127.0.0.1 that was free a moment ago (nginx cannot be told to pick one).
