@@ -79,8 +79,7 @@ public final class DiskCache: DataCaching {
         isReadOnly = FileManager.default.fileExists(atPath: path) && access(directory, W_OK) != 0
         if !isReadOnly { try Self.makeDirectory(directory) }
         var options = GRDB.Configuration()
-        let (seconds, attoseconds) = configuration.lockTimeout.components
-        options.busyMode = .timeout(Double(seconds) + Double(attoseconds) / 1e18)
+        options.busyMode = .timeout(configuration.lockTimeout.seconds)
         options.label = "imagery.disk-cache"
         if isReadOnly {
             options.readonly = true

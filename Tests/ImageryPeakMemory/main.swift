@@ -3,13 +3,13 @@ import Glibc
 #endif
 
 // `imagery-peak-memory EXECUTABLE [ARGUMENT...]`: runs the executable with its output discarded
-// and prints "<exit code> <peak resident KB> <CPU seconds>" for it. A test-support executable.
+// and prints "<exit code> <peak resident KB>" for it. A test-support executable.
 //
 // Why a go-between: Linux folds the high-water mark of the address space a process leaves at
 // exec into its ru_maxrss, and a child spawned by the test runner leaves the runner's own
 // (vfork shares it), so wait4 in the runner reports the runner's few hundred MB for every child.
 // This process is small and imports no Foundation, so the figure its child reports is the
-// child's own (seen: 305,196 KB for a probe that peaks at about 30 MB).
+// child's own (seen: 305,196 KB for a probe whose own peak is about 46 MB).
 
 /// Says why on standard error and exits 2 (`stderr` itself is a global var Swift 6 refuses).
 func fail(_ message: String) -> Never {
@@ -34,6 +34,4 @@ var status: Int32 = 0
 var usage = rusage()
 while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
 let exitCode: Int32 = status & 0x7f == 0 ? (status >> 8) & 0xff : -1
-let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-    + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-print(exitCode, usage.ru_maxrss, cpu)
+print(exitCode, usage.ru_maxrss)

@@ -43,8 +43,8 @@ package enum ChildProcess {
         let report = NSTemporaryDirectory() + "imagery-peak-\(UUID().uuidString).txt"
         defer { try? FileManager.default.removeItem(atPath: report) }
         let outcome = try await run(launcher, [executable] + arguments, output: report)
-        let fields = (try? String(contentsOfFile: report, encoding: .utf8))?.split(separator: " ") ?? []
-        guard outcome.exitCode == 0, fields.count == 3, let code = Int32(fields[0]), let kilobytes = Int(fields[1]) else {
+        let fields = (try? String(contentsOfFile: report, encoding: .utf8))?.split(whereSeparator: \.isWhitespace) ?? []
+        guard outcome.exitCode == 0, fields.count == 2, let code = Int32(fields[0]), let kilobytes = Int(fields[1]) else {
             throw Failure(description: "imagery-peak-memory could not run \(executable) (exit \(outcome.exitCode))")
         }
         return Measurement(exitCode: code, peakRSS: kilobytes * 1024)

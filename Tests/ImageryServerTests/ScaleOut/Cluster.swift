@@ -30,9 +30,7 @@ struct Cluster {
     /// Starts one more instance, on `port` or a free one, and returns its index.
     @discardableResult
     mutating func add(port: Int = 0) async throws -> Int {
-        let process = try ServerProcess.start(
-            ["--port", String(port), "--key", Self.key, "--salt", Self.salt, "--allow-loopback-sources"] + flags
-        )
+        let process = try launch(port: port)
         instances.append(process)
         ports.append(try await process.port())
         return instances.count - 1
@@ -40,11 +38,13 @@ struct Cluster {
 
     /// Starts instance `index` again, on its port, after it was killed or stopped.
     mutating func restart(_ index: Int) async throws {
-        let process = try ServerProcess.start(
-            ["--port", String(ports[index]), "--key", Self.key, "--salt", Self.salt, "--allow-loopback-sources"] + flags
-        )
+        let process = try launch(port: ports[index])
         instances[index] = process
         #expect(try await process.port() == ports[index])
+    }
+
+    private func launch(port: Int) throws -> ServerProcess {
+        try ServerProcess.start(["--port", String(port), "--key", Self.key, "--salt", Self.salt, "--allow-loopback-sources"] + flags)
     }
 
     /// What instance `index` puts in `X-Imagery-Instance`.
@@ -129,19 +129,16 @@ extension ServerHarness.Reply {
 }
 
 /// An origin on 127.0.0.1 that answers every `/photo-N.jpg` with the same small JPEG and
-/// counts the GETs it serves.
+/// counts the GETs it gets.
 final class CountingOrigin: Sendable {
     private let server: TestHTTPServer
-    private let served = Locked(0)
     var port: Int { server.port }
-    var gets: Int { served.withLock { $0 } }
+    /// Every request it got, whatever its path.
+    var gets: Int { server.events.count("request") }
 
     init() throws {
-        let served = self.served
         server = try TestHTTPServer { request in
-            guard request.path.hasPrefix("/photo-") else { return .status(404) }
-            served.withLock { $0 += 1 }
-            return .ok(Fixtures.rocket)
+            request.path.hasPrefix("/photo-") ? .ok(Fixtures.rocket) : .status(404)
         }
     }
 
