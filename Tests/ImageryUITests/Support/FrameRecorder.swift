@@ -38,12 +38,23 @@ extension ImagePhase {
     }
 }
 
-/// Returns once `model.phase` satisfies `condition`, waking on each change rather than polling.
+/// Returns once `model.phase` satisfies `condition`, waking on each change rather than polling,
+/// or once the test is cancelled: a suite's time limit then ends the test with its failed
+/// expectations instead of leaving the whole run waiting (seen once in CI).
 @MainActor
 func waitUntil(_ model: ImageModel, _ condition: (ImagePhase) -> Bool) async {
-    while !condition(model.phase) {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            withObservationTracking { _ = model.phase } onChange: { continuation.resume() }
+    while !condition(model.phase), !Task.isCancelled {
+        // The change and the cancellation may both come: whichever is first resumes.
+        let waiter = Locked<CheckedContinuation<Void, Never>?>(nil)
+        let resume = { @Sendable in waiter.withLock { held in defer { held = nil }; return held }?.resume() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                waiter.withLock { $0 = continuation }
+                withObservationTracking { _ = model.phase } onChange: { resume() }
+                if Task.isCancelled { resume() }
+            }
+        } onCancel: {
+            resume()
         }
     }
 }
