@@ -5,7 +5,7 @@ import Observation
 /// Renders like SwiftUI does: evaluates `render` once for the first frame, and again on the
 /// main actor after each change to what it read (changes made in one turn collapse into one
 /// frame). Each evaluation is a frame.
-@MainActor
+@MainActor @Observable
 final class FrameRecorder {
     private(set) var frames: [ImagePhase] = []
     private let render: @MainActor () -> ImagePhase
@@ -38,9 +38,11 @@ extension ImagePhase {
     }
 }
 
-/// Returns once `model.phase` satisfies `condition`, waking on each change rather than polling,
-/// or once the test is cancelled: a suite's time limit then ends the test with its failed
-/// expectations instead of leaving the whole run waiting (seen once in CI).
+/// Returns once `condition` holds for `model.phase`, waking on each change to whatever it reads
+/// (the phase, a recorder's frames) rather than polling, or once the test is cancelled: a
+/// suite's time limit then ends the test with its failed expectations instead of holding the
+/// run. (Waking on the phase alone hung CI twice: a condition on the recorder's frames was
+/// checked before the recorder drew the last change, and the phase never changed again.)
 @MainActor
 func waitUntil(_ model: ImageModel, _ condition: (ImagePhase) -> Bool) async {
     while !condition(model.phase), !Task.isCancelled {
@@ -50,7 +52,7 @@ func waitUntil(_ model: ImageModel, _ condition: (ImagePhase) -> Bool) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 waiter.withLock { $0 = continuation }
-                withObservationTracking { _ = model.phase } onChange: { resume() }
+                withObservationTracking { _ = condition(model.phase) } onChange: { resume() }
                 if Task.isCancelled { resume() }
             }
         } onCancel: {
