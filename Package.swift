@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ImageryDiskCache", targets: ["ImageryDiskCache"]),
         .library(name: "ImageryUI", targets: ["ImageryUI"]),
         .library(name: "ImageryHTTPClient", targets: ["ImageryHTTPClient"]),
+        .library(name: "ImageryImgproxy", targets: ["ImageryImgproxy"]),
         .executable(name: "imagery", targets: ["ImageryCLI"]),
         .executable(name: "imagery-server", targets: ["ImageryServerTool"]),
     ],
@@ -100,6 +101,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // imgproxy's URL format, written once for the app's URL builder and the server: options
+        // to path and back, signing, the processing order and every limit. No NIO.
+        .target(
+            name: "ImageryImgproxy",
+            dependencies: [
+                "Imagery",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The UI layer: a platform-neutral @Observable view model, thin SwiftUI views over it, and
         // Core Graphics glue. On Linux it builds against the stubs below, so CI
         // type-checks the views; on Apple platforms against the real frameworks.
@@ -140,6 +151,7 @@ let package = Package(
                 "ImageryCodecs",
                 "ImageryDiskCache",
                 "ImageryHTTPClient",
+                "ImageryImgproxy",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -193,6 +205,11 @@ let package = Package(
         // MARK: Tests
 
         .testTarget(name: "ImageryTests", dependencies: ["Imagery"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ImageryImgproxyTests",
+            dependencies: ["Imagery", "ImageryImgproxy", "ImageryTestSupport"],
+            swiftSettings: strictSettings
+        ),
         // Doubles and helpers shared by the test targets.
         .target(name: "ImageryTestSupport", dependencies: ["Imagery", "ImageryCodecs"], path: "Tests/ImageryTestSupport", swiftSettings: strictSettings),
         // The child process of the disk cache's crash and two-process tests.
@@ -255,7 +272,7 @@ let package = Package(
         // The README's and the DocC articles' examples, compiled, and checked against the documents.
         .testTarget(
             name: "ImageryDocsTests",
-            dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryHTTPClient", "ImageryTestSupport"],
+            dependencies: ["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryHTTPClient", "ImageryImgproxy", "ImageryTestSupport"],
             swiftSettings: strictSettings
         ),
         // The URL-parser fuzz target (scripts/fuzz.sh url); built plainly, it replays inputs.

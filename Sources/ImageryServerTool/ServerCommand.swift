@@ -124,9 +124,9 @@ struct ServerCommand: AsyncParsableCommand {
         // Before the pipeline exists: its counters are made when it is.
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        let server: ImageryServer
+        let server: ServerApplication
         do {
-            server = try ImageryServer(configuration: configuration, metrics: registry, logger: logger)
+            server = try ServerApplication(configuration: configuration, metrics: registry, logger: logger)
         } catch {
             throw ValidationError(error.description)
         }

@@ -5,6 +5,7 @@ import Imagery
 import ImageryCodecs
 import ImageryDiskCache
 import ImageryHTTPClient
+import ImageryImgproxy
 
 // Stand-ins for the app around the examples.
 struct AvatarDatabase: Sendable { func avatar(_ id: Int) async throws -> [UInt8] { [] } }
@@ -204,7 +205,7 @@ func httpClientExample(guard allowed: @escaping @Sendable (URL) -> Bool) async t
 func imageServerExample() {
     // README: image server begin
     var configuration = ImagePipeline.Configuration.standard
-    configuration.imageServer = ImageServer(baseURL: URL(string: "https://img.example.com")!)
+    configuration.requestRouter = ImgproxyURLBuilder(baseURL: URL(string: "https://img.example.com")!)
     // README: image server end
     _ = configuration
 }

@@ -11,7 +11,7 @@ import NIOHTTP1
 /// Stopped by cancelling its task when the test that started it ends.
 struct ServerHarness {
     let port: Int
-    let server: ImageryServer
+    let server: ServerApplication
     private let task: Task<Void, any Error>
 
     static func start(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
@@ -24,7 +24,7 @@ struct ServerHarness {
         configure(&configuration)
         var logger = Logger(label: "imagery.server.test")
         logger.logLevel = .critical
-        let server = try ImageryServer(configuration: configuration, logger: logger)
+        let server = try ServerApplication(configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task { try await server.run(handlesSignals: false) { continuation.yield($0) } }
         var iterator = ports.makeAsyncIterator()

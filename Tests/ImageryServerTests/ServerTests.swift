@@ -3,6 +3,7 @@ import Foundation
 @testable import Imagery
 import ImageryCodecs
 import ImageryDiskCache
+import ImageryImgproxy
 @testable import ImageryServer
 @testable import ImageryServerTool
 import ImageryTestSupport
@@ -96,12 +97,12 @@ struct ServerTests {
             + [Self.plain(origin, "/rocket.jpg", options: "w:100"), Self.plain(origin, "/rocket.jpg", options: "rs:fill:64:64")]
         try await withThrowingTaskGroup(of: Int.self) { group in
             for path in paths { group.addTask { try await server.get(path).status } }
-            await server.server.service.pipeline.graph.waitUntil { $0.registeredCount == paths.count }   // every caller waits on the one download
+            await server.server.pipeline.graph.waitUntil { $0.registeredCount == paths.count }   // every caller waits on the one download
             gate.open()
             for try await status in group { #expect(status == 200) }
         }
         #expect(origin.hits("/rocket.jpg") == 1)
-        #expect(server.server.service.pipeline.statistics.downloads == 1)
+        #expect(server.server.pipeline.statistics.downloads == 1)
     }
 
     @Test("With a key, a good signature is served and a wrong or missing one gets 403")
@@ -117,7 +118,7 @@ struct ServerTests {
         }
         defer { server.cancel() }
         let signed = "/w:64/plain/http://127.0.0.1:\(origin.port)/rocket.jpg"
-        let signature = try #require(URLSignature(keyHex: key, saltHex: salt)).sign(signed)
+        let signature = try ImgproxySigner(keysHex: key, saltsHex: salt).sign(signed)
 
         #expect(try await server.get("/" + signature + signed).status == 200)
         for bad in ["unsafe", "_", String(signature.reversed()), signature + "A"] {
@@ -200,7 +201,7 @@ struct ServerTests {
 
         async let first = server.get(Self.plain(origin, "/rocket.jpg", options: "w:10"))
         async let second = server.get(Self.plain(origin, "/rocket.jpg", options: "w:20"))
-        await server.server.service.pipeline.graph.waitUntil { $0.registeredCount == 2 }
+        await server.server.pipeline.graph.waitUntil { $0.registeredCount == 2 }
         let refused = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:30"))
         #expect(refused.status == 503 && refused.header("retry-after") == "1")
         #expect(refused.header("cache-control") == "no-store")
@@ -282,7 +283,7 @@ struct ServerTests {
         #expect(refused.header("content-type") == "image/jpeg")
     }
 
-    @Test("An app's pipeline routed through ImageServer gets the image it would have made itself, from one small download")
+    @Test("An app's pipeline routed through ImgproxyURLBuilder gets the image it would have made itself, from one small download")
     func routedPipeline() async throws {
         let origin = try Self.origin()
         defer { origin.stop() }
@@ -293,14 +294,16 @@ struct ServerTests {
             $0.saltHex = salt
         }
         defer { server.cancel() }
-        let imageServer = try #require(ImageServer(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, keyHex: key, saltHex: salt))
+        let router = ImgproxyURLBuilder(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, signer: try ImgproxySigner(keysHex: key, saltsHex: salt)
+        )
 
         // Given a request that resizes, rotates and blurs on the server and rounds its corners on the device
         var request = ImageRequest(url: URL(string: "http://127.0.0.1:\(origin.port)/rocket.jpg")!, resize: .fit(width: 120, height: 120))
         request.processors = [.rotate(degrees: 90), .blur(sigma: 1), .roundedCorners(8)]
         let direct = try await Fixtures.pipeline().image(for: request).image
         let routedPipeline = Fixtures.pipeline()
-        let routed = try await ImagePipeline(configuration: routedPipeline.configuration.with { $0.imageServer = imageServer })
+        let routed = try await ImagePipeline(configuration: routedPipeline.configuration.with { $0.requestRouter = router })
             .image(for: request).image
 
         // Then both are 80x120 with the same corners, and close in pixels (JPEG q80 between them)
@@ -345,7 +348,7 @@ extension ServerTests {
             $0.cacheLockTimeout = .seconds(3)
         }
         defer { server.cancel() }
-        let disk = try #require(server.server.service.pipeline.configuration.dataCache as? DiskCache)
+        let disk = try #require(server.server.images.disk?.store as? DiskCache)
         #expect(disk.configuration.lockTimeout == .seconds(3))
     }
 }

@@ -131,7 +131,7 @@ extension ShutdownTests {
             let reply = try await Cluster.get(port: port, "/unsafe/rs:fit:\(64 + index):64/plain/http://127.0.0.1:\(origin.port)/photo-\(index).jpg")
             #expect(reply.status == 200)
         }
-        let begun = Int(try await Cluster.metric("imagery_disk_writes_total", port: port))
+        let begun = Int(try await Cluster.metric("imagery_response_disk_writes_total", port: port))
         #expect(begun >= 6)
 
         // When SIGTERM arrives, and the lock is released only once the server says it drains

@@ -46,7 +46,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The disk-cache key of the processed image.
     var processedDataKey: String {
-        var key = sourceKey + "#" + (resize.map { "\($0)" } ?? "original")
+        var key = sourceKey + "#" + (resize?.identifier ?? "original")
         if allowsUpscaling { key += "+upscaling" }
         if policy == .lenient { key += "+lenient" }
         if !processors.isEmpty { key += "#" + processors }

@@ -23,4 +23,8 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
     public static let black = RGBA(red: 0, green: 0, blue: 0)
 
     public var description: String { "rgba(\(red), \(green), \(blue), \(alpha))" }
+
+    /// How this colour is written in cache keys (the processors' identifiers). Pinned by a
+    /// golden test, independent of ``description``.
+    public var identifier: String { "rgba(\(red), \(green), \(blue), \(alpha))" }
 }

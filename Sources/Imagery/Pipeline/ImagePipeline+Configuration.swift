@@ -33,14 +33,14 @@ extension ImagePipeline {
         /// images and PNG for the rest.
         public var processedImageEncoder: (any ImageEncoding)?
 
-        /// An image server that `http(s)` requests are routed through, so each download is the
-        /// size asked for (see ``ImageServer``). `data(for:)` is not routed: it asks for the
-        /// original. Default: `nil`.
+        /// Rewrites every request before it is keyed and loaded, for example through an image
+        /// server so that each download is the size asked for (`ImgproxyURLBuilder`, in
+        /// `ImageryImgproxy`). `data(for:)` is not routed: it asks for the original. Default: `nil`.
         ///
         /// ```swift
-        /// configuration.imageServer = ImageServer(baseURL: URL(string: "https://img.example.com")!)
+        /// configuration.requestRouter = ImgproxyURLBuilder(baseURL: URL(string: "https://img.example.com")!)
         /// ```
-        public var imageServer: ImageServer?
+        public var requestRouter: (any ImageRequestRouting)?
 
         // MARK: Limits
 

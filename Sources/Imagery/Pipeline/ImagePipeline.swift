@@ -96,9 +96,9 @@ public final class ImagePipeline: Sendable {
         Self.cacheKey(for: routed(request), loader: loader)
     }
 
-    /// `request` as it is loaded: through ``Configuration/imageServer`` when one is set.
+    /// `request` as it is loaded: through ``Configuration/requestRouter`` when one is set.
     func routed(_ request: ImageRequest) -> ImageRequest {
-        configuration.imageServer?.route(request) ?? request
+        configuration.requestRouter?.route(request) ?? request
     }
 
     static func cacheKey(for request: ImageRequest, loader: any DataLoading) -> ImageCacheKey {

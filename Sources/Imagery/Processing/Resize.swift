@@ -18,6 +18,17 @@ public enum Resize: Sendable, Hashable, CustomStringConvertible {
     /// Scales to the given height, keeping the aspect ratio.
     case height(Int)
 
+    /// How this resize is written in disk-cache keys. Pinned by a golden test, independent of
+    /// ``description``.
+    public var identifier: String {
+        switch self {
+        case let .fit(width, height): "fit \(width)x\(height)"
+        case let .fill(width, height): "fill \(width)x\(height)"
+        case let .width(width): "width \(width)"
+        case let .height(height): "height \(height)"
+        }
+    }
+
     public var description: String {
         switch self {
         case let .fit(width, height): "fit \(width)x\(height)"

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Imagery
+import ImageryImgproxy
 import ImageryTestSupport
 import NIOCore
 import NIOHTTP1
@@ -82,7 +83,7 @@ struct Cluster {
     /// A signed path for `source` with `options` (`/sig/options/plain/source`).
     static func path(_ options: String, source: String) -> String {
         let unsigned = "/\(options)/plain/\(source)"
-        return "/" + URLSignature(keyHex: key, saltHex: salt)!.sign(unsigned) + unsigned
+        return "/" + (try! ImgproxySigner(keysHex: key, saltsHex: salt)).sign(unsigned) + unsigned
     }
 
     typealias Reply = ServerHarness.Reply

@@ -198,7 +198,7 @@ struct ScaleOutTests {
             #expect(again.map(\.status) == Array(repeating: 200, count: owned.count))
             #expect(again.allSatisfy { $0.instance != nil && $0.instance != cluster.name(victim) })
             #expect(origin.gets == urls.count)
-            let diskHits = try await cluster.total("imagery_disk_hits_total", over: cluster.ports.indices.filter { $0 != victim })
+            let diskHits = try await cluster.total(#"imagery_response_hits_total{tier="disk"}"#, over: cluster.ports.indices.filter { $0 != victim })
             #expect(diskHits >= Double(owned.count))
         }
     }

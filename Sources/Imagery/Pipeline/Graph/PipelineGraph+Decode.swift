@@ -46,10 +46,13 @@ extension PipelineGraph {
         options.maximumPixelCount = key.maximumPixelCount
         options.draftHeadroom = key.draftHeadroom
         do throws(ImageError) {
-            let bitmap: Bitmap = if let resize = key.resize {
-                try decoder.decode(bytes, resize: resize, allowsUpscaling: key.allowsUpscaling, options: options)
-            } else {
-                try decoder.decode(bytes, options: options)
+            let options = options
+            let bitmap = try await ImagePipeline.runHeavyWork { () throws(ImageError) -> Bitmap in
+                if let resize = key.resize {
+                    try decoder.decode(bytes, resize: resize, allowsUpscaling: key.allowsUpscaling, options: options)
+                } else {
+                    try decoder.decode(bytes, options: options)
+                }
             }
             if Task.isCancelled { return .failure(.cancelled) }
             return .success(bitmap)

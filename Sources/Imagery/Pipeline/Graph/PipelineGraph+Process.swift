@@ -65,6 +65,11 @@ extension PipelineGraph {
     /// (and inside any async processor that checks it).
     @concurrent
     private nonisolated static func process(_ image: Bitmap, run: ProcessRun) async -> Result<Bitmap, ImagePipelineError> {
+        // On the heavy-work threads, async processors included: they suspend there, not on the pool.
+        await withTaskExecutorPreference(HeavyWorkExecutor.shared) { await processAll(image, run: run) }
+    }
+
+    private nonisolated static func processAll(_ image: Bitmap, run: ProcessRun) async -> Result<Bitmap, ImagePipelineError> {
         var image = image
         let context = ImageProcessingContext(request: run.request)
         for processor in run.request.processors {
@@ -150,7 +155,7 @@ extension PipelineGraph {
     private func storeProcessed(_ bitmap: Bitmap, key: String, in disk: DiskTier) {
         guard let encoder = disk.encoder else { return }
         writeInBackground {
-            if let bytes = try? encoder.encode(bitmap) {
+            if let bytes = try? await ImagePipeline.runHeavyWork({ () throws(ImageError) in try encoder.encode(bitmap) }) {
                 await disk.cache.storeData(ProcessedEntry(image: bytes, metadata: bitmap.metadata).stored, for: key)
             }
         }

@@ -30,34 +30,47 @@ public enum Gravity: Sendable, Hashable, CustomStringConvertible {
     /// The window with the most detail (edge energy), as libvips' `interesting` crop does.
     case smart
 
-    public var description: String {
+    /// How this gravity is written in cache keys: the processors' ``ImageProcessing/identifier``
+    /// strings, and so the memory- and disk-cache keys, are made of it. Pinned by a golden test,
+    /// never derived from ``description``: renaming a description must not invalidate a cache.
+    public var identifier: String {
         switch self {
-        case .center: "ce"
-        case .north: "no"
-        case .south: "so"
-        case .east: "ea"
-        case .west: "we"
-        case .northEast: "noea"
-        case .northWest: "nowe"
-        case .southEast: "soea"
-        case .southWest: "sowe"
         case let .focus(x, y): "fp:\(x):\(y)"
-        case .smart: "sm"
+        default: Self.names.first { $0.gravity == self }!.short
         }
     }
 
-    /// A compass gravity or ``smart`` by name: imgproxy's short names (`ce`, `no`, `noea`,
-    /// `sm` …) or the long ones (`center`, `north`, `northeast`, `smart` …).
+    public var description: String {
+        switch self {
+        case let .focus(x, y): "focus(\(x), \(y))"
+        default: Self.names.first { $0.gravity == self }!.long
+        }
+    }
+
+    /// The compass gravities and ``smart`` with their short names (imgproxy's, and the
+    /// identifiers) and long names: the one table every name is read from and written with.
+    package static let names: [(short: String, long: String, gravity: Gravity)] = [
+        ("ce", "center", .center), ("no", "north", .north), ("so", "south", .south),
+        ("ea", "east", .east), ("we", "west", .west), ("noea", "northeast", .northEast),
+        ("nowe", "northwest", .northWest), ("soea", "southeast", .southEast), ("sowe", "southwest", .southWest),
+        ("sm", "smart", .smart),
+    ]
+
+    /// A compass gravity or ``smart`` by name: the short names (`ce`, `no`, `noea`, `sm` …, as
+    /// imgproxy writes them) or the long ones (`center`, `north`, `northeast`, `smart` …).
     package init?(name: String) {
-        let named: [String: Gravity] = [
-            "ce": .center, "center": .center, "centre": .center, "no": .north, "north": .north,
-            "so": .south, "south": .south, "ea": .east, "east": .east, "we": .west, "west": .west,
-            "noea": .northEast, "northeast": .northEast, "nowe": .northWest, "northwest": .northWest,
-            "soea": .southEast, "southeast": .southEast, "sowe": .southWest, "southwest": .southWest,
-            "sm": .smart, "smart": .smart,
-        ]
-        guard let gravity = named[name.lowercased()] else { return nil }
-        self = gravity
+        let name = name.lowercased()
+        if name == "centre" {
+            self = .center
+            return
+        }
+        guard let entry = Self.names.first(where: { $0.short == name || $0.long == name }) else { return nil }
+        self = entry.gravity
+    }
+
+    /// The short name of a compass gravity or ``smart``; `nil` for ``focus(x:y:)``.
+    package var shortName: String? {
+        Self.names.first { $0.gravity == self }?.short
     }
 
     /// The window's left/top edge as a fraction of the free space (0 = left/top, 1 =

@@ -14,7 +14,7 @@ extension ImageProcessors {
             self.color = color
         }
 
-        public var identifier: String { "background(\(color))" }
+        public var identifier: String { "background(\(color.identifier))" }
 
         public func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
             image.prepared.flattened(over: RGBA(red: color.red, green: color.green, blue: color.blue))
@@ -46,7 +46,7 @@ extension ImageProcessors {
             self.gravity = gravity
         }
 
-        public var identifier: String { "pad(\(width)x\(height),\(color),\(gravity))" }
+        public var identifier: String { "pad(\(width)x\(height),\(color.identifier),\(gravity.identifier))" }
 
         public func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
             guard width > 0, height > 0 else { throw .invalidRequest("pad \(width)x\(height) must be positive") }

@@ -22,7 +22,7 @@ extension ImageProcessors {
             self.gravity = gravity
         }
 
-        public var identifier: String { "crop(\(width)x\(height),\(gravity))" }
+        public var identifier: String { "crop(\(width)x\(height),\(gravity.identifier))" }
 
         public func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
             guard width > 0, height > 0 else { throw .invalidRequest("crop \(width)x\(height) must be positive") }
@@ -70,7 +70,7 @@ extension ImageProcessors {
             self.allowsUpscaling = allowsUpscaling
         }
 
-        public var identifier: String { "fill(\(width)x\(height),\(gravity)\(allowsUpscaling ? ",upscaling" : ""))" }
+        public var identifier: String { "fill(\(width)x\(height),\(gravity.identifier)\(allowsUpscaling ? ",upscaling" : ""))" }
 
         public func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
             try gravity.validate()

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The threads that decodes, processing runs and encodes run on: threads of their own, one
+/// per core, not the cooperative pool's.
+///
+/// The cooperative pool has one thread per core too, and a decode on it holds its thread
+/// until it ends. A server with every pool thread decoding cannot run anything else, not even
+/// the handler of a health check, until a decode finishes. On threads of their own, heavy work
+/// competes with the pool only in the kernel's scheduler, which preempts it.
+package final class HeavyWorkExecutor: TaskExecutor, @unchecked Sendable {
+    // @unchecked: `jobs` and `head` are read and written only under `condition`'s lock.
+
+    /// The one executor every pipeline in the process shares, so that heavy work never uses
+    /// more threads than the machine has cores, however many pipelines there are.
+    package static let shared = HeavyWorkExecutor(threads: ProcessInfo.processInfo.activeProcessorCount)
+
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    /// The next job to run: jobs before it have been taken.
+    private var head = 0
+
+    private init(threads: Int) {
+        for index in 0..<max(1, threads) {
+            let thread = Thread { [self] in work() }
+            thread.name = "imagery.heavy-work.\(index)"
+            thread.start()
+        }
+    }
+
+    package func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while jobs.count == head {
+                // Drop what was run in one step rather than shifting the array per job.
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+                condition.wait()
+            }
+            let job = jobs[head]
+            head += 1
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
+
+extension ImagePipeline {
+    /// Runs `work` (a decode, an encode, a resample) on ``HeavyWorkExecutor``, off the
+    /// cooperative pool, and returns its result.
+    @concurrent
+    package static func runHeavyWork<Value: Sendable, Failure: Error>(
+        _ work: @Sendable () throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        try await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async throws(Failure) -> Value in try work() }
+    }
+}

@@ -1,0 +1,22 @@
+/// The bounds every imgproxy option is checked against: the parser refuses a URL past them, and
+/// the URL builder never writes one. Written once, here.
+///
+/// ```swift
+/// let sigma = min(requested, ImgproxyLimits.maximumBlurSigma)
+/// ```
+public enum ImgproxyLimits {
+    /// The largest `blur` sigma. Larger blurs cost the same (three box passes) and look the same.
+    public static let maximumBlurSigma = 100.0
+    /// The largest `sharpen` sigma.
+    public static let maximumSharpenSigma = 10.0
+    /// The largest `dpr`, as imgproxy's client hints allow.
+    public static let maximumDPR = 8.0
+    /// The largest output side after `dpr`, so that one URL cannot ask for a gigapixel canvas.
+    public static let maximumOutputSide = 8192
+    /// The largest size or crop argument, in pixels (before `dpr`).
+    public static let maximumDimension = 100_000
+    /// The quality range; 0 means the server's default.
+    public static let qualities = 0...100
+    /// The longest cache buster kept, in characters.
+    public static let maximumCacheBusterLength = 256
+}

@@ -1,0 +1,95 @@
+import Imagery
+
+/// imgproxy's processing options as one typed value: what a URL's option segments
+/// (`rs:fill:300:200`, `g:sm`, `bl:2` …) say, and what ``ImgproxyURLBuilder`` writes.
+///
+/// Parsing refuses an unknown or malformed option with an ``ImgproxyError`` that names it;
+/// every option has its full and short name, and arguments may be left empty to keep their
+/// default (`rs:fill::300` keeps the width at 0, "from the other side").
+///
+/// ```swift
+/// var options = ImgproxyOptions()
+/// options.resizingType = .fill
+/// options.width = 300
+/// options.height = 200
+/// options.gravity = .smart
+/// let segments = options.segments              // ["rs:fill:300:200", "g:sm"]
+/// let parsed = try ImgproxyOptions(segments: segments)
+/// assert(parsed == options)
+/// ```
+public struct ImgproxyOptions: Sendable, Hashable {
+    /// How the image meets the `width` × `height` box.
+    public enum ResizingType: String, Sendable, Hashable, CaseIterable {
+        /// Inside the box, keeping the aspect ratio. The default.
+        case fit
+        /// Covering the box, keeping the aspect ratio, cropped by the gravity.
+        case fill
+        /// As `fill`, but never enlarged: a smaller source keeps the box's aspect ratio.
+        case fillDown = "fill-down"
+        /// Exactly the box, the aspect ratio ignored.
+        case force
+        /// `fill` when the image and the box face the same way, `fit` otherwise.
+        case auto
+    }
+
+    /// A crop of the source before resizing.
+    public struct Crop: Sendable, Hashable {
+        /// Pixels, or a fraction of the source's width when at most 1; 0 keeps the whole width.
+        public var width: Double
+        /// Pixels, or a fraction of the source's height when at most 1; 0 keeps the whole height.
+        public var height: Double
+        /// Where the window sits; `nil` uses the options' ``ImgproxyOptions/gravity``.
+        public var gravity: Gravity?
+
+        /// A crop of `width` × `height` placed by `gravity`.
+        public init(width: Double, height: Double, gravity: Gravity? = nil) {
+            self.width = width
+            self.height = height
+            self.gravity = gravity
+        }
+    }
+
+    /// Default: ``ResizingType/fit``.
+    public var resizingType = ResizingType.fit
+    /// The box's width before `dpr`; 0 means "from the other side" (or the source's when both are 0).
+    public var width = 0
+    /// The box's height before `dpr`; 0 as for ``width``.
+    public var height = 0
+    /// Whether a source smaller than the box is enlarged. Default: `false`.
+    public var enlarge = false
+    /// Whether the result is padded to the box. Default: `false`.
+    public var extend = false
+    /// Where the image sits when extended. Default: the centre.
+    public var extendGravity = Gravity.center
+    /// Where `fill` and `crop` keep their window. Default: the centre.
+    public var gravity = Gravity.center
+    /// Multiplies the box (not the crop). Default: 1.
+    public var dpr = 1.0
+    /// A crop of the source before resizing. Default: none.
+    public var crop: Crop?
+    /// Clockwise degrees, a multiple of 90, normalised to 0–270. Default: 0.
+    public var rotate = 0
+    /// Gaussian blur sigma; 0 is off. Default: 0.
+    public var blur = 0.0
+    /// Unsharp-mask sigma; 0 is off. Default: 0.
+    public var sharpen = 0.0
+    /// Flattens alpha onto this colour (and extends with it). Default: none.
+    public var background: RGBA?
+    /// 1–100; 0 means the server's default. Default: 0.
+    public var quality = 0
+    /// The output format; `nil` leaves it to the extension, then to `Accept`. Default: `nil`.
+    public var format: ImageFormat?
+    /// Changes the URL, and so every cache key, without changing the image. Default: `nil`.
+    public var cacheBuster: String?
+    /// Imagery's own option, not imgproxy's: `circle:1` masks the result to the largest centred
+    /// circle, anti-aliased in alpha. Default: `false`.
+    public var circle = false
+
+    /// Every option at its default.
+    public init() {}
+
+    /// The box width in output pixels (`dpr` applied, rounded); 0 for "unset".
+    public var targetWidth: Int { Int((Double(width) * dpr).rounded()) }
+    /// The box height in output pixels (`dpr` applied, rounded); 0 for "unset".
+    public var targetHeight: Int { Int((Double(height) * dpr).rounded()) }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Imagery
+
+/// Builds imgproxy URLs for an `imagery-server` (or imgproxy itself), so that an app downloads
+/// the 240-pixel thumbnail it shows instead of the 12-megapixel original.
+///
+/// As the pipeline's ``ImagePipeline/Configuration/requestRouter``, it moves a request's
+/// `resize` and the processors the server applies (rotate, blur, sharpen, background, in
+/// imgproxy's order, as a prefix of `processors`) into the URL; the others (rounded corners,
+/// circle, your own) stay in the request and run on the device, on the small image. Only
+/// `http` and `https` sources without headers of their own are routed, and a request already
+/// routed is left as it is.
+///
+/// ```swift
+/// var configuration = ImagePipeline.Configuration.standard
+/// configuration.requestRouter = ImgproxyURLBuilder(baseURL: URL(string: "https://img.example.com")!)
+/// // every http(s) request now asks the server for its size
+/// ```
+///
+/// The signing key belongs on the server side. Either your backend signs URLs and hands them
+/// to the app, or signing is off (``init(baseURL:)`` sends `_` as the signature) and the
+/// server sits behind a CDN rule that limits which sources and sizes it serves.
+/// ``init(baseURL:signer:)`` exists for backends written in Swift and for tests.
+public struct ImgproxyURLBuilder: ImageRequestRouting, Sendable {
+    /// The server's address, without a trailing path.
+    public let baseURL: URL
+    /// Signs the URLs; `nil` writes `_` as the signature.
+    public let signer: ImgproxySigner?
+    private let base: String
+
+    /// URLs with `_` as the signature, for a server that does not check signatures.
+    public init(baseURL: URL) {
+        self.init(baseURL: baseURL, signer: nil)
+    }
+
+    /// URLs signed by `signer`, as imgproxy signs them.
+    public init(baseURL: URL, signer: ImgproxySigner?) {
+        self.baseURL = baseURL
+        self.signer = signer
+        var base = baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        self.base = base
+    }
+
+    /// The URL of `source` with `options`, signed when the builder has a signer.
+    ///
+    /// ```swift
+    /// var options = ImgproxyOptions()
+    /// options.width = 300
+    /// let url = builder.url(source: "https://example.com/a.jpg", options: options, format: .webp)
+    /// // https://img.example.com/_/rs:fit:300:0/aHR0cHM6Ly9leGFtcGxlLmNvbS9hLmpwZw.webp
+    /// ```
+    public func url(source: String, options: ImgproxyOptions, format: ImageFormat? = nil) -> URL? {
+        URL(string: base + path(source: source, options: options, format: format))
+    }
+
+    /// The signed path (`/{signature}/{options}/{source}`) of `source` with `options`.
+    public func path(source: String, options: ImgproxyOptions, format: ImageFormat? = nil) -> String {
+        let unsigned = ImgproxyPath.unsigned(options: options.segments, source: source, format: format)
+        return "/" + (signer?.sign(unsigned) ?? "_") + unsigned
+    }
+
+    /// The server URL for `request`'s source, size and the processors the server applies,
+    /// or `nil` when the source is not an `http(s)` URL.
+    ///
+    /// ```swift
+    /// let url = builder.url(for: ImageRequest(url: photo, resize: .fill(width: 240, height: 240)))
+    /// // https://img.example.com/_/rs:fill:240:240/aHR0cHM6Ly9…
+    /// ```
+    public func url(for request: ImageRequest, format: ImageFormat? = nil) -> URL? {
+        routing(request, format: format)?.url
+    }
+
+    public func route(_ request: ImageRequest) -> ImageRequest {
+        route(request, format: nil)
+    }
+
+    /// `request` rerouted through the server with the output `format`: its source is the server
+    /// URL, its `resize` and the processors the server applied are gone, and the rest still run
+    /// on the device. A request that cannot be routed is returned as it is.
+    public func route(_ request: ImageRequest, format: ImageFormat?) -> ImageRequest {
+        guard let routing = routing(request, format: format) else { return request }
+        var routed = request
+        routed.source = .url(routing.url)
+        routed.resize = nil   // the server's image is already the size asked for
+        routed.allowsUpscaling = false
+        routed.processors = Array(request.processors.dropFirst(routing.processorsApplied))
+        return routed
+    }
+
+    private func routing(_ request: ImageRequest, format: ImageFormat?) -> (url: URL, processorsApplied: Int)? {
+        // Not routed: other schemes, sources with their own headers (credentials the server
+        // would not send), and URLs of this server already (routing is idempotent).
+        guard case let .url(source, headers) = request.source.kind, headers.isEmpty,
+              let scheme = source.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              !source.absoluteString.hasPrefix(base + "/")
+        else { return nil }
+        let (options, applied) = Self.options(for: request)
+        guard let url = url(source: source.absoluteString, options: options, format: format) else { return nil }
+        return (url, applied)
+    }
+}

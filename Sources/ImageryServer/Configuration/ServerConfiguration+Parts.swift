@@ -1,0 +1,53 @@
+import Imagery
+import ImageryCodecs
+import ImageryHTTPClient
+import ImageryImgproxy
+import Logging
+
+extension ServerConfiguration {
+    /// The signer for `keyHex` and `saltHex`; `nil` without a key.
+    func signer() throws(ServerSetupError) -> ImgproxySigner? {
+        guard let keyHex else { return nil }
+        do throws(ImgproxyError) {
+            return try ImgproxySigner(keysHex: keyHex, saltsHex: saltHex ?? "", signatureSize: signatureSize)
+        } catch {
+            throw .invalidKey(error.message)
+        }
+    }
+
+    /// The origin loader's limits, and the SSRF guard on every hop.
+    var loading: HTTPClientDataLoader.Configuration {
+        var loading = HTTPClientDataLoader.Configuration()
+        loading.maximumResponseSize = maximumSourceBytes
+        loading.totalDeadline = upstreamTimeout
+        loading.idleTimeout = upstreamTimeout
+        loading.accept = HTTPClientDataLoader.Configuration.accept(ImageDecoder.supportedFormats)
+        let policy = sources
+        loading.hopCheck = { url throws(DataLoadingError) in try policy.checkHop(url) }
+        return loading
+    }
+
+    /// The pipeline behind the server: its decodes and downloads bounded, its memory cache
+    /// sized for a server whose answers are already in the response cache.
+    func pipeline(loader: any DataLoading, logger: Logger) -> ImagePipeline.Configuration {
+        var pipeline = ImagePipeline.Configuration.standard
+        pipeline.dataLoader = RetryingDataLoader(wrapping: loader)
+        pipeline.maximumConcurrentDecodes = concurrentProcessing
+        pipeline.maximumConcurrentDownloads = concurrentDownloads
+        pipeline.decodingPixelBudget = decodingPixelBudget
+        pipeline.draftHeadroom = draftHeadroom
+        pipeline.imageCache = ImageCache(costLimit: imageCacheBytes)
+        pipeline.logger = logger
+        return pipeline
+    }
+
+    /// ``ResponseVariantKey/settings``: what changes a response's bytes for one URL.
+    var outputSettingsDigest: String {
+        ResponseVariantKey.settingsDigest([
+            ("quality", String(defaultQuality)),
+            ("draft-headroom", String(draftHeadroom)),
+            ("formats", ImageEncoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ",")),
+            ("cache-control", cacheControl),
+        ])
+    }
+}

@@ -1,0 +1,27 @@
+import Hummingbird
+import Logging
+
+/// One line per request, at `level` (`debug` by default: a busy server's requests belong in
+/// its access log or its metrics, not in its own output).
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+    let level: Logger.Level
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        let response = try await next(request, context)
+        logger.log(level: level, "request", metadata: [
+            "method": "\(request.method)",
+            "path": "\(request.uri.path.prefix(200))",
+            "status": "\(response.status.code)",
+            "ms": "\((ContinuousClock.now - started).milliseconds)",
+            "bytes": "\(response.body.contentLength ?? 0)",
+        ])
+        return response
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for logs.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

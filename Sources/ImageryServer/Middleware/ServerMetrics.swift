@@ -1,0 +1,84 @@
+import HTTPTypes
+import Prometheus
+import Imagery
+
+/// The server's own Prometheus series (requests by status, latency, in-flight and queued
+/// requests), in the registry `/metrics` renders. The pipeline's counters
+/// (`imagery_downloads_total`, `imagery_decodes_total`, hits, coalesced …) reach the same
+/// registry through swift-metrics when the process bootstraps `PrometheusMetricsFactory` with it,
+/// as the `imagery-server` executable does.
+final class ServerMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    private let latency: DurationHistogram
+    private let inFlight: Gauge
+    private let queued: Gauge
+    private let memoryHits: Counter
+    private let diskHits: Counter
+    private let misses: Counter
+    private let diskWrites: Counter
+    /// One counter per status, made on first use (the registry returns the same one for a
+    /// name and labels, but making it takes its lock; this map is read far more often).
+    private let byStatus = Locked<[Int: Counter]>([:])   // not Mutex: TSan cannot see its futex
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        latency = registry.makeDurationHistogram(
+            descriptor: Self.name("http_request_duration", unit: "seconds", "Time from a request's head to its response, image or error."),
+            buckets: [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+                      .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10)]
+        )
+        inFlight = registry.makeGauge(descriptor: Self.name("http_requests_in_flight", unit: "", "HTTP requests being answered."))
+        queued = registry.makeGauge(descriptor: Self.name(
+            "image_requests_queued", unit: "", "Image requests admitted and not yet answered (running or waiting); --max-queue bounds it."
+        ))
+        let hits = Self.name("response_hits", unit: "total", "Image requests answered from a response tier, by tier.")
+        memoryHits = registry.makeCounter(descriptor: hits, labels: [("tier", "memory")])
+        diskHits = registry.makeCounter(descriptor: hits, labels: [("tier", "disk")])
+        misses = registry.makeCounter(descriptor: Self.name(
+            "response_misses", unit: "total", "Image requests that passed every check and found no stored response (rendered, or refused by the queue)."
+        ))
+        diskWrites = registry.makeCounter(descriptor: Self.name(
+            "response_disk_writes", unit: "total", "Responses written to the disk tier (begun; a graceful shutdown waits for them)."
+        ))
+    }
+
+    /// A response tier the server keeps its encoded answers in.
+    enum Tier { case memory, disk }
+
+    func responseHit(_ tier: Tier) {
+        switch tier {
+        case .memory: memoryHits.increment()
+        case .disk: diskHits.increment()
+        }
+    }
+
+    func responseMiss() { misses.increment() }
+
+    func responseWrittenToDisk() { diskWrites.increment() }
+
+    func requestStarted() { inFlight.increment() }
+
+    func requestFinished(status: HTTPResponse.Status, after duration: Duration) {
+        inFlight.decrement()
+        latency.record(duration)
+        let code = status.code
+        let counter = byStatus.withLock { counters in
+            if let counter = counters[code] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: Self.name("http_requests", unit: "total", "HTTP requests by status."), labels: [("status", String(code))]
+            )
+            counters[code] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    private static func name(_ metric: String, unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "imagery", metricName: metric, unitName: unit, helpText: help)
+    }
+
+    func setQueued(_ count: Int) { queued.set(Double(count)) }
+
+    /// The registry in Prometheus' text format.
+    func render() -> [UInt8] { registry.emitToBuffer() }
+}

@@ -1,0 +1,67 @@
+import HTTPTypes
+import Imagery
+import ImageryCodecs
+import ImageryImgproxy
+
+/// Everything an image path passes before any work: its shape, the signature, the options,
+/// the source policy and the plan. A path that fails any of them is refused here, so a bad
+/// signature or option costs nothing.
+struct RequestPreflight: Sendable {
+    /// `nil` when signatures are not checked.
+    let signer: ImgproxySigner?
+    let sources: SourcePolicy
+    let defaults: ImgproxyPlan.Defaults
+
+    init(signer: ImgproxySigner?, sources: SourcePolicy, defaults: ImgproxyPlan.Defaults) {
+        self.signer = signer
+        self.sources = sources
+        self.defaults = defaults
+    }
+
+    init(configuration: ServerConfiguration) throws(ServerSetupError) {
+        self.init(
+            signer: try configuration.signer(),
+            sources: configuration.sources,
+            defaults: ImgproxyPlan.Defaults(
+                quality: configuration.defaultQuality, maximumPixelCount: configuration.maximumSourcePixels,
+                writableFormats: Set(ImageEncoder.supportedFormats)
+            )
+        )
+    }
+
+    func plan(for path: String) throws(ServerError) -> ImgproxyPlan {
+        let parsed: ImgproxyPath, options: ImgproxyOptions
+        do throws(ImgproxyError) {
+            parsed = try ImgproxyPath(parsing: path)
+            if let signer, !signer.isValid(parsed.signature, for: parsed.signedPart) {
+                throw ImgproxyError(.invalidSignature, "invalid signature")
+            }
+            options = try ImgproxyOptions(segments: parsed.options)
+        } catch {
+            throw ServerError(error)
+        }
+        let source = try sources.source(for: parsed.source)
+        do throws(ImgproxyError) {
+            return try ImgproxyPlan(options: options, source: source, fileExtension: parsed.fileExtension, defaults: defaults)
+        } catch {
+            throw ServerError(error)
+        }
+    }
+}
+
+extension ServerConfiguration {
+    /// What a server with this configuration answers `path` before loading anything: `nil`
+    /// when it would go on to serve it, else the refusal's status code and line. For the
+    /// URL-parser fuzz target, which drives it with arbitrary bytes.
+    package func refusal(of path: String) -> (status: Int, message: String)? {
+        guard let preflight = try? RequestPreflight(configuration: self) else {
+            return (500, "the configuration does not start")
+        }
+        do throws(ServerError) {
+            _ = try preflight.plan(for: path)
+            return nil
+        } catch {
+            return (error.status.code, error.message)
+        }
+    }
+}

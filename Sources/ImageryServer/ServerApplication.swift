@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import Imagery
+import ImageryCodecs
+import ImageryDiskCache
+import ImageryHTTPClient
+import ImageryImgproxy
+import Logging
+import Prometheus
+import ServiceLifecycle
+import UnixSignals
+
+/// `imagery-server`: an imgproxy-compatible image server on one ``ImagePipeline``.
+///
+/// Origins load through ``HTTPClientDataLoader`` with the SSRF guard on every connection;
+/// decodes, processing runs and downloads are coalesced and limited by the pipeline. SIGTERM
+/// and SIGINT stop it gracefully: in-flight requests finish, new connections are refused, the
+/// background writes land, and the HTTP client closes.
+package struct ServerApplication: Sendable {
+    package let configuration: ServerConfiguration
+    let pipeline: ImagePipeline
+    let images: ImageEndpoint
+    let metrics: ServerMetrics
+    private let http: HTTPClientDataLoader
+    private let writes: BackgroundWrites
+    private let demoPage: String?
+    private let logger: Logger
+
+    /// `metrics` is the registry `/metrics` renders; bootstrap swift-metrics with a
+    /// `PrometheusMetricsFactory` on the same registry, before this, to include the pipeline's counters.
+    package init(
+        configuration: ServerConfiguration,
+        metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        logger: Logger = Logger(label: "imagery.server")
+    ) throws(ServerSetupError) {
+        self.configuration = configuration
+        self.logger = logger
+        let preflight = try RequestPreflight(configuration: configuration)
+        let http = HTTPClientDataLoader(configuration: configuration.loading)
+        self.http = http
+        self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
+        let serverMetrics = ServerMetrics(registry: metrics)
+        self.metrics = serverMetrics
+        let writes = BackgroundWrites()
+        self.writes = writes
+        var disk: ResponseDiskTier?
+        if let directory = configuration.cacheDirectory {
+            var options = DiskCache.Configuration()
+            options.lockTimeout = configuration.cacheLockTimeout
+            do {
+                disk = ResponseDiskTier(
+                    store: try DiskCache(directory: directory, configuration: options), writes: writes,
+                    cacheControl: configuration.cacheControl
+                )
+            } catch {
+                throw .cacheDirectory("\(error)")
+            }
+        }
+        self.images = ImageEndpoint(
+            preflight: preflight,
+            renderer: ImageRenderer(pipeline: pipeline, cacheControl: configuration.cacheControl, logger: logger),
+            admission: Admission(limit: configuration.maximumQueue, metrics: serverMetrics),
+            responses: ResponseCache(budget: configuration.responseCacheBytes),
+            disk: disk, metrics: serverMetrics,
+            negotiable: Set(ImageEncoder.supportedFormats).intersection([.webp, .avif]),
+            settings: configuration.outputSettingsDigest,
+            errorCacheControl: configuration.errorCacheControl, logger: logger
+        )
+        if let root = configuration.demoRoot {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []
+            self.demoPage = DemoPage(imageNames: names, signer: preflight.signer).html
+        } else {
+            self.demoPage = nil
+        }
+    }
+
+    /// Serves until SIGTERM or SIGINT (or until the calling task is cancelled), then lets
+    /// in-flight requests finish. `onRunning` gets the bound port (useful with port 0).
+    /// `handlesSignals: false` leaves the process's signals alone (servers inside tests).
+    package func run(handlesSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        if configuration.keyHex == nil {
+            logger.warning("no --key: URL signatures are not checked; anyone who can reach this server can use it")
+        }
+        let instance = InstanceName(configuration: configuration)
+        let host = configuration.host
+        let router = ServerRouter.make(ServerRouter.Parts(
+            images: images, metrics: metrics, instance: instance, demoPage: demoPage,
+            logger: logger, requestLogLevel: configuration.requestLogLevel
+        ))
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "imagery-server"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                instance.bound(host: host, port: port)
+                await onRunning(port)
+            },
+            logger: logger
+        )
+        // Services stop in reverse order: the HTTP server first (its in-flight requests end),
+        // then the drain, which closes the HTTP client last.
+        let drain = ShutdownDrain(
+            pipeline: pipeline, writes: writes, http: http, announces: configuration.cacheDirectory != nil, logger: logger
+        )
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: drain), .init(service: app)],
+            gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger
+        ))
+        try await group.run()
+    }
+}
+
+/// Why the server could not start: said before it listens, with the setting to fix.
+package enum ServerSetupError: Error, CustomStringConvertible {
+    case invalidKey(String)
+    case cacheDirectory(String)
+
+    package var description: String {
+        switch self {
+        case let .invalidKey(detail): "--key and --salt: \(detail)"
+        case let .cacheDirectory(detail): "--cache-dir: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Imagery
+import ImageryImgproxy
+import Testing
+
+@Suite("ImgproxyOptions: every option, parsed and written")
+struct ImgproxyOptionsTests {
+    @Test("Every option, in its full and its short name")
+    func everyOption() throws {
+        let pairs: [(full: String, short: String)] = [
+            ("resize:fill:300:200:1:1", "rs:fill:300:200:1:1"), ("size:300:200:1:1", "s:300:200:1:1"),
+            ("resizing_type:force", "rt:force"), ("width:300", "w:300"), ("height:200", "h:200"),
+            ("enlarge:1", "el:1"), ("extend:1:so", "ex:1:so"), ("gravity:fp:0.25:0.75", "g:fp:0.25:0.75"),
+            ("dpr:2", "dpr:2"), ("crop:0.5:100:nowe", "c:0.5:100:nowe"), ("rotate:270", "rot:270"),
+            ("blur:3.5", "bl:3.5"), ("sharpen:0.7", "sh:0.7"), ("background:255:0:10", "bg:ff000a"),
+            ("quality:55", "q:55"), ("format:png", "f:png"), ("format:png", "ext:png"), ("cachebuster:v2", "cb:v2"),
+        ]
+        for (full, short) in pairs {
+            #expect(try ImgproxyOptions(segments: [full]) == ImgproxyOptions(segments: [short]), "\(full)")
+        }
+        let options = try ImgproxyOptions(segments: pairs.map(\.full))
+        #expect(options.resizingType == .force)   // rt after rs wins: options apply in order
+        #expect(options.width == 300 && options.height == 200 && options.enlarge && options.extend)
+        #expect(options.extendGravity == .south)
+        #expect(options.gravity == .focus(x: 0.25, y: 0.75))
+        #expect(options.dpr == 2 && options.targetWidth == 600 && options.targetHeight == 400)
+        #expect(options.crop == ImgproxyOptions.Crop(width: 0.5, height: 100, gravity: .northWest))
+        #expect(options.rotate == 270 && options.blur == 3.5 && options.sharpen == 0.7)
+        #expect(options.background == RGBA(red: 255, green: 0, blue: 10))
+        #expect(options.quality == 55 && options.format == .png && options.cacheBuster == "v2")
+        // Imagery's own option has one name only.
+        #expect(try ImgproxyOptions(segments: ["circle:1"]).circle)
+        #expect(try !ImgproxyOptions(segments: ["circle:0"]).circle)
+    }
+
+    @Test("Empty arguments keep their defaults; later options override earlier ones")
+    func defaultsAndOrder() throws {
+        let options = try ImgproxyOptions(segments: ["rs:fill::300", "w:120", "rot:-90", "bg"])
+        #expect(options.resizingType == .fill && options.width == 120 && options.height == 300)
+        #expect(!options.enlarge && options.rotate == 270 && options.background == nil)
+    }
+
+    @Test("An unknown or malformed option is refused with a message that names it", arguments: [
+        ("pr:thumb", "pr"), ("rs:zoom:1:1", "rs"), ("w:abc", "w"), ("w:-5", "w"), ("el:maybe", "el"),
+        ("g:up", "g"), ("g:ce:10:0", "g"), ("g:fp:2:0", "g"), ("dpr:0", "dpr"), ("dpr:nan", "dpr"),
+        ("rot:45", "rot"), ("bl:-1", "bl"), ("sh:x", "sh"), ("bg:300:0:0", "bg"), ("bg:red", "bg"),
+        ("q:101", "q"), ("f:xyz", "f"), ("w:1:2", "w"), ("c:10", "c"), ("s:9000:10", "size"),
+        // Numbers that would trap if converted or negated carelessly.
+        ("rot:-9223372036854775808", "rot"), ("w:9223372036854775807", "w"), ("c:1e300:10", "c"), ("c:-1:10", "c"),
+        ("bl:1e400", "bl"), ("dpr:inf", "dpr"), ("circle:2", "circle"), ("circle", "circle"),
+    ])
+    func badOptions(_ segment: String, _ named: String) {
+        do {
+            _ = try ImgproxyOptions(segments: [segment])
+            Issue.record("\(segment) was accepted")
+        } catch {
+            #expect(error.kind == .invalidOption || error.kind == .unsupportedFormat)
+            #expect(error.message.contains(named), "\(error.message)")
+        }
+    }
+
+    @Test("The limits the parser enforces are the ones ImgproxyLimits states")
+    func limits() throws {
+        #expect(try ImgproxyOptions(segments: ["bl:\(ImgproxyLimits.maximumBlurSigma)"]).blur == ImgproxyLimits.maximumBlurSigma)
+        #expect(throws: ImgproxyError.self) { try ImgproxyOptions(segments: ["bl:\(ImgproxyLimits.maximumBlurSigma + 0.1)"]) }
+        #expect(try ImgproxyOptions(segments: ["sh:\(ImgproxyLimits.maximumSharpenSigma)"]).sharpen == ImgproxyLimits.maximumSharpenSigma)
+        #expect(throws: ImgproxyError.self) { try ImgproxyOptions(segments: ["sh:\(ImgproxyLimits.maximumSharpenSigma + 0.1)"]) }
+        #expect(try ImgproxyOptions(segments: ["dpr:\(ImgproxyLimits.maximumDPR)"]).dpr == ImgproxyLimits.maximumDPR)
+        #expect(throws: ImgproxyError.self) { try ImgproxyOptions(segments: ["dpr:\(ImgproxyLimits.maximumDPR + 0.1)"]) }
+        let side = ImgproxyLimits.maximumOutputSide
+        #expect(try ImgproxyOptions(segments: ["w:\(side)"]).width == side)
+        #expect(throws: ImgproxyError.self) { try ImgproxyOptions(segments: ["w:\(side + 1)"]) }
+        #expect(throws: ImgproxyError.self) { try ImgproxyOptions(segments: ["w:\(side / 2 + 1)", "dpr:2"]) }
+    }
+
+    @Test("Written segments use the short names and leave defaults out")
+    func segments() {
+        #expect(ImgproxyOptions().segments == ["rs:fit:0:0"])
+        var options = ImgproxyOptions()
+        options.resizingType = .fill
+        options.width = 300
+        options.gravity = .smart
+        options.blur = 2
+        options.background = RGBA(red: 255, green: 0, blue: 10)
+        options.format = .jpeg
+        #expect(options.segments == ["rs:fill:300:0", "g:sm", "bl:2", "bg:ff000a", "f:jpg"])
+    }
+}

@@ -1,0 +1,42 @@
+import Imagery
+import ImageryImgproxy
+import Testing
+
+@Suite("The response variant key and the Accept classes it holds")
+struct ResponseVariantKeyTests {
+    @Test("Accept picks AVIF, then WebP, then other, among the formats the server negotiates", arguments: [
+        ("image/avif,image/webp,*/*", [ImageFormat.webp, .avif], AcceptedFormats.avif),
+        ("image/avif,image/webp,*/*", [.webp], .webp),
+        ("image/webp;q=0,image/*", [.webp], .other),
+        ("IMAGE/WEBP ; q=0.5", [.webp], .webp),
+        ("image/*,*/*;q=0.8", [.webp, .avif], .other),
+        ("image/webp", [], .other),
+        ("", [.webp], .other),
+    ] as [(String, Set<ImageFormat>, AcceptedFormats)])
+    func negotiation(accept: String, negotiable: Set<ImageFormat>, expected: AcceptedFormats) {
+        #expect(AcceptedFormats(accept: accept, negotiable: negotiable) == expected)
+    }
+
+    @Test("Each class writes its format; other keeps alpha in PNG")
+    func formats() {
+        #expect(AcceptedFormats.avif.format(hasTransparency: true) == .avif)
+        #expect(AcceptedFormats.webp.format(hasTransparency: false) == .webp)
+        #expect(AcceptedFormats.other.format(hasTransparency: false) == .jpeg)
+        #expect(AcceptedFormats.other.format(hasTransparency: true) == .png)
+    }
+
+    @Test("Every part of the key keeps responses apart, and the digest is stable")
+    func parts() {
+        let key = ResponseVariantKey(path: "/_/w:10/plain/local:///a.jpg", accepted: .webp, settings: "s1")
+        var variants = [key]
+        variants.append(ResponseVariantKey(path: "/_/w:11/plain/local:///a.jpg", accepted: .webp, settings: "s1"))
+        variants.append(ResponseVariantKey(path: key.path, accepted: .other, settings: "s1"))
+        variants.append(ResponseVariantKey(path: key.path, accepted: .webp, clientHints: "dpr=2", settings: "s1"))
+        variants.append(ResponseVariantKey(path: key.path, accepted: .webp, settings: "s2"))
+        #expect(Set(variants).count == variants.count)
+        #expect(Set(variants.map(\.digest)).count == variants.count)
+        #expect(key.digest.count == 64)
+        #expect(key.digest == ResponseVariantKey(path: key.path, accepted: .webp, settings: "s1").digest)
+        #expect(ResponseVariantKey.settingsDigest([("quality", "80")]) != ResponseVariantKey.settingsDigest([("quality", "81")]))
+    }
+}
