@@ -40,7 +40,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["JSON", "YAML", "CommandLineArguments"]),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         // Already in the graph through Hummingbird; named so the server can import them.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -160,6 +161,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings
         ),
@@ -168,8 +171,6 @@ let package = Package(
             dependencies: [
                 "ImageryServer",
                 "ImageryGallery",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -85,7 +85,7 @@ package struct ServerApplication: Sendable {
         let host = configuration.host
         let router = ServerRouter.make(ServerRouter.Parts(
             images: images, metrics: metrics, instance: instance, demoPage: demoPage,
-            logger: logger, requestLogLevel: configuration.requestLogLevel
+            healthCheckPath: configuration.healthCheckPath, logger: logger
         ))
         let app = Application(
             router: router,

@@ -9,7 +9,9 @@ extension ServerConfiguration {
     func signer() throws(ServerSetupError) -> ImgproxySigner? {
         guard let keyHex else { return nil }
         do throws(ImgproxyError) {
-            return try ImgproxySigner(keysHex: keyHex, saltsHex: saltHex ?? "", signatureSize: signatureSize)
+            return try ImgproxySigner(
+                keysHex: keyHex, saltsHex: saltHex ?? "", signatureSize: signatureSize, trusted: Set(trustedSignatures)
+            )
         } catch {
             throw .invalidKey(error.message)
         }
@@ -21,6 +23,8 @@ extension ServerConfiguration {
         loading.maximumResponseSize = maximumSourceBytes
         loading.totalDeadline = upstreamTimeout
         loading.idleTimeout = upstreamTimeout
+        loading.maximumRedirects = maximumRedirects
+        loading.additionalHeaders = ["User-Agent": userAgent]
         loading.accept = HTTPClientDataLoader.Configuration.accept(ImageDecoder.supportedFormats)
         let policy = sources
         loading.hopCheck = { url throws(DataLoadingError) in try policy.checkHop(url) }

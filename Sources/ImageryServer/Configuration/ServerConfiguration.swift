@@ -1,62 +1,82 @@
 import Foundation
 import Logging
 
-/// Everything `imagery-server` is started with. Every limit has a safe default; the
-/// executable's flags set them.
+/// Everything `imagery-server` is started with, as typed values. The defaults are written here
+/// and only here; ``ServerSettings`` reads flags, the environment and a file into it, and
+/// shows these defaults in `--help`, `--print-config` and the docs.
 package struct ServerConfiguration: Sendable {
     // MARK: Network
 
-    /// Default: 127.0.0.1, so a server started by hand is not on the network until asked.
+    /// The address to listen on. Default: 127.0.0.1, so a server started by hand is not on the
+    /// network until asked.
     package var host = "127.0.0.1"
-    /// Default: 8080. 0 picks a free port (the tests).
+    /// The port to listen on; 0 picks a free one. Default: 8080.
     package var port = 8080
-    /// The value of the `X-Imagery-Instance` header on every response, so operators and tests
-    /// behind a load balancer see which instance answered. Default (`nil`): host:port as bound.
+    /// The `X-Imagery-Instance` header on every response. Default (`nil`): host:port as bound.
     package var instanceName: String?
+    /// A second path that answers as `/health` does. Default: none.
+    package var healthCheckPath: String?
 
     // MARK: Security
 
-    /// imgproxy's key and salt, in hex. With no key, signatures are not checked (the server
-    /// warns at start), as in imgproxy.
+    /// imgproxy's keys, in hex, comma-separated for several. With none, signatures are not
+    /// checked (the server warns at start), as in imgproxy.
     package var keyHex: String?
+    /// The salts, one per key.
     package var saltHex: String?
-    /// Bytes of the HMAC a signature keeps, 1–32, as imgproxy's `IMGPROXY_SIGNATURE_SIZE`. Default: 32.
+    /// Bytes of the HMAC a signature keeps, 1–32. Default: 32.
     package var signatureSize = 32
+    /// Signatures accepted without a check. Default: none.
+    package var trustedSignatures: [String] = []
     /// Which sources may be fetched, and the SSRF guard's loopback switch.
     var sources = SourcePolicy()
+    /// Source URL prefixes that may be fetched (`*` matches within a path segment); empty
+    /// allows any. Default: empty.
     package var allowedSourcePrefixes: [String] {
         get { sources.allowedPrefixes }
         set { sources.allowedPrefixes = newValue }
     }
+    /// Whether loopback origins may be fetched. Default: `false`.
     package var allowLoopbackSources: Bool {
         get { sources.allowLoopback }
         set { sources.allowLoopback = newValue }
     }
+    /// The directory `local:///path` sources are read from. Default: none (off).
     package var localRoot: String? {
         get { sources.localRoot }
         set { sources.localRoot = newValue }
     }
+    /// Whether to serve the embedded gallery and a page showing it at `/`. Default: `false`.
+    package var demo = false
+    /// With `--demo`: the gallery's folder, listed on a page at `/` whose URLs read its photos as
+    /// `local://` sources (so it is the local root too). Default: none.
+    package var demoRoot: String?
 
-    // MARK: Limits
+    // MARK: Sources
 
     /// The largest source accepted, in bytes. Default: 32 MiB.
     package var maximumSourceBytes = 32 << 20
+    /// How long one origin download may take in all, redirects and retries included. Default: 20 s.
+    package var upstreamTimeout: Duration = .seconds(20)
+    /// Redirects followed for one source. Default: 5.
+    package var maximumRedirects = 5
+    /// The `User-Agent` sent to origins. Default: `imagery-server`.
+    package var userAgent = "imagery-server"
+
+    // MARK: Limits
+
     /// The largest source accepted, in pixels. Default: 50 MP (imgproxy's default too).
     package var maximumSourcePixels = 50_000_000
-    /// How long one origin download may take in all, redirects included. Default: 20 s.
-    package var upstreamTimeout: Duration = .seconds(20)
     /// Decodes and processing runs at once. Default: the number of cores.
     package var concurrentProcessing = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Origin downloads at once. Default: 4 per core, at least 8.
     package var concurrentDownloads = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
     /// Pixels that running decodes may hold at once, across requests: further decodes queue.
-    /// Default: 64 MP, 256 MB of RGBA. A decode is charged the size its codec decodes to (a
-    /// 24 MP JPEG for a 512 px result, with 1× drafts: about 0.4 MP); one over the budget runs alone.
+    /// Default: 64 MP, 256 MB of RGBA.
     package var decodingPixelBudget = 64_000_000
     /// How much larger than the output the codec decodes before the final Lanczos resize
-    /// (``ImagePipeline/Configuration/draftHeadroom``). Default: 1, not the library's 2, chosen
-    /// on the benchmark's figures (README, "Image server"): at JPEG q80 the encoder's loss hides
-    /// the finer resize (0.4 dB), and the throughput is 1.4× higher.
+    /// (``ImagePipeline/Configuration/draftHeadroom``). Default: 1, not the library's 2: at
+    /// JPEG q80 the encoder's loss hides the finer resize (Benchmarks/README.md has the figures).
     package var draftHeadroom = 1
     /// Image requests in flight (running or queued) before new ones get 503. Default: 256.
     package var maximumQueue = 256
@@ -65,30 +85,31 @@ package struct ServerConfiguration: Sendable {
 
     /// JPEG and WebP quality when the URL gives none. Default: 80.
     package var defaultQuality = 80
-    /// `Cache-Control` of successful responses. Default: a year, immutable: a URL names
-    /// its options and source, so its bytes never change.
+    /// `Cache-Control` of successful responses. Default: a year, immutable: a URL names its
+    /// options and source, so its bytes never change.
     package var cacheControl = "public, max-age=31536000, immutable"
     /// `Cache-Control` of error responses: short, so a fixed origin is seen soon. Default: 10 s.
     package var errorCacheControl = "public, max-age=10"
-    /// A directory for the pipeline's disk cache; `nil` keeps it off.
-    package var cacheDirectory: String?
-    /// How long a disk-cache read or write waits for another instance's write lock on a
-    /// shared `cacheDirectory` before it gives up (a miss, or an entry not stored). Default: 10 s.
-    package var cacheLockTimeout: Duration = .seconds(10)
-    /// Encoded responses kept in memory, in bytes. Default: 32 MiB, about 800 JPEGs of
-    /// 512 px: one instance's hot set, with a CDN or an edge cache in front for the rest. (Larger
-    /// caches cost more resident memory than the benchmark's 300 MB target allows.)
+
+    // MARK: Caches
+
+    /// Encoded responses kept in memory, in bytes. Default: 32 MiB, about 800 JPEGs of 512 px:
+    /// one instance's hot set, with a CDN or an edge cache in front for the rest.
     package var responseCacheBytes = 32 << 20
     /// Processed images kept decoded in the pipeline's memory cache, in bytes: they spare the
-    /// work when one result is asked for in another format or quality. Default: 16 MiB. (The
-    /// library's default, 15% of RAM up to 1 GiB, suits an app, not a server whose answers
-    /// are already in the response cache.)
+    /// work when one result is asked for in another format or quality. Default: 16 MiB.
     package var imageCacheBytes = 16 << 20
-    /// With `--demo`: the gallery's folder. Its photos are listed on a page at `/`, whose
-    /// URLs read them as `local://` sources, so the local root must be this folder too.
-    package var demoRoot: String?
-    /// The level of the one line each request logs. Default: `debug`.
-    package var requestLogLevel = Logger.Level.debug
+    /// A directory for the disk tier of responses; `nil` keeps it off. Instances on one machine
+    /// may share one. Default: none.
+    package var cacheDirectory: String?
+    /// How long a disk-cache read or write waits for another instance's lock on a shared
+    /// `cacheDirectory` before it gives up (a miss, or an entry not stored). Default: 10 s.
+    package var cacheLockTimeout: Duration = .seconds(10)
+
+    // MARK: Logging
+
+    /// The lowest level logged. Each request logs one line at `debug`. Default: `info`.
+    package var logLevel = Logger.Level.info
 
     package init() {}
 }

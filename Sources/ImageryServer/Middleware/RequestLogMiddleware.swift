@@ -1,16 +1,15 @@
 import Hummingbird
 import Logging
 
-/// One line per request, at `level` (`debug` by default: a busy server's requests belong in
-/// its access log or its metrics, not in its own output).
+/// One line per request, at `debug`: a busy server's requests belong in its metrics and its
+/// proxy's access log, not in its own output (`--log-level debug` shows them).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
-    let level: Logger.Level
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         let response = try await next(request, context)
-        logger.log(level: level, "request", metadata: [
+        logger.debug("request", metadata: [
             "method": "\(request.method)",
             "path": "\(request.uri.path.prefix(200))",
             "status": "\(response.status.code)",

@@ -4,15 +4,15 @@ import Logging
 import NIOCore
 
 /// The server's routes and middleware: `/health`, `/metrics`, the demo page at `/`, and every
-/// other path an imgproxy URL. HEAD is answered by each GET route without its body.
+/// other path an imgproxy URL (`--health-check-path` adds a second health path). HEAD is answered by each GET route without its body.
 enum ServerRouter {
     struct Parts: Sendable {
         let images: ImageEndpoint
         let metrics: ServerMetrics
         let instance: InstanceName
         let demoPage: String?
+        let healthCheckPath: String?
         let logger: Logger
-        let requestLogLevel: Logger.Level
     }
 
     static func make(_ parts: Parts) -> Router<BasicRequestContext> {
@@ -20,11 +20,13 @@ enum ServerRouter {
         router.addMiddleware {
             InstanceHeaderMiddleware(instance: parts.instance)
             MetricsMiddleware(metrics: parts.metrics)
-            RequestLogMiddleware(logger: parts.logger, level: parts.requestLogLevel)
+            RequestLogMiddleware(logger: parts.logger)
             MethodMiddleware()
         }
-        router.get("/health") { _, _ in
-            PlainResponse.text(.ok, "ok", cacheControl: "no-store")
+        for path in ["/health", parts.healthCheckPath].compactMap(\.self) {
+            router.get(RouterPath(path)) { _, _ in
+                PlainResponse.text(.ok, "ok", cacheControl: "no-store")
+            }
         }
         router.get("/metrics") { _, _ in
             var headers = HTTPFields()

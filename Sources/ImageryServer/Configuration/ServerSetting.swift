@@ -1,0 +1,145 @@
+import Foundation
+import Imagery
+
+/// One setting of `imagery-server`, written once: its name (the flag `--name`, the variable
+/// `IMAGERY_NAME`, the key `name` of a `--config` file), what it holds, how it is checked, and
+/// where it goes in ``ServerConfiguration``, whose defaults it shows.
+package struct ServerSetting: Sendable {
+    /// What a setting holds, and so how every source is read for it.
+    package enum Kind: Sendable {
+        case text, whole, number, flag, list
+
+        /// How the value is written in help and docs.
+        var placeholder: String {
+            switch self {
+            case .text: "TEXT"
+            case .whole: "N"
+            case .number: "X"
+            case .flag: "true|false"
+            case .list: "A,B"
+            }
+        }
+    }
+
+    /// A value as a source gave it.
+    package enum Value: Sendable, Equatable {
+        case text(String), whole(Int), number(Double), flag(Bool), list([String])
+    }
+
+    package let name: String
+    package let kind: Kind
+    /// One line for `--help` and the docs.
+    package let help: String
+    /// Masked in `--print-config`.
+    package let isSecret: Bool
+    /// imgproxy's setting of the same meaning (`IMGPROXY_…`) and how it differs, for the docs.
+    package let imgproxy: String?
+    /// The default in words, where it depends on the machine (`the number of cores`).
+    package let defaultDescription: String?
+    let apply: @Sendable (inout ServerConfiguration, Value) throws(SettingError.Reason) -> Void
+    let show: @Sendable (ServerConfiguration) -> String
+
+    /// The flag.
+    package var flag: String { "--" + name }
+    /// The environment variable.
+    package var variable: String { "IMAGERY_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+    /// The value in `configuration`, as `--print-config` shows it.
+    package func shown(in configuration: ServerConfiguration) -> String {
+        let value = show(configuration)
+        return isSecret && !value.isEmpty && value != "none" ? "********" : value
+    }
+
+    /// The default, as help and docs state it.
+    package var shownDefault: String { defaultDescription ?? shown(in: ServerConfiguration()) }
+}
+
+extension ServerSetting {
+    /// A setting of `kind`, set by `apply` and shown by `show`.
+    init(
+        _ name: String, _ kind: Kind, _ help: String, secret: Bool = false, imgproxy: String? = nil, default: String? = nil,
+        show: @escaping @Sendable (ServerConfiguration) -> String,
+        apply: @escaping @Sendable (inout ServerConfiguration, Value) throws(SettingError.Reason) -> Void
+    ) {
+        self.init(
+            name: name, kind: kind, help: help, isSecret: secret, imgproxy: imgproxy, defaultDescription: `default`, apply: apply, show: show
+        )
+    }
+
+    /// A whole number in `range`.
+    static func whole(
+        _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, Int> & Sendable,
+        in range: ClosedRange<Int>, imgproxy: String? = nil, default: String? = nil
+    ) -> ServerSetting {
+        ServerSetting(name, .whole, help, imgproxy: imgproxy, default: `default`, show: { String($0[keyPath: path]) }) { configuration, value throws(SettingError.Reason) in
+            guard case let .whole(number) = value, range.contains(number) else { throw .outOfRange(range.description) }
+            configuration[keyPath: path] = number
+        }
+    }
+
+    /// A duration given in seconds, in `range`.
+    static func seconds(
+        _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, Duration> & Sendable,
+        in range: ClosedRange<Double>, imgproxy: String? = nil
+    ) -> ServerSetting {
+        ServerSetting(name, .number, help, imgproxy: imgproxy, show: { ServerSetting.number($0[keyPath: path].seconds) }) {
+            configuration, value throws(SettingError.Reason) in
+            guard case let .number(seconds) = value, range.contains(seconds) else {
+                throw .outOfRange("\(number(range.lowerBound))...\(number(range.upperBound)) seconds")
+            }
+            configuration[keyPath: path] = .seconds(seconds)
+        }
+    }
+
+    /// `true` or `false`; a bare flag is `true`.
+    static func flag(
+        _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, Bool> & Sendable, imgproxy: String? = nil
+    ) -> ServerSetting {
+        ServerSetting(name, .flag, help, imgproxy: imgproxy, show: { String($0[keyPath: path]) }) { configuration, value throws(SettingError.Reason) in
+            guard case let .flag(flag) = value else { throw .invalid("expected true or false") }
+            configuration[keyPath: path] = flag
+        }
+    }
+
+    /// Text, checked by `check` (which returns why it is refused, or `nil`); an empty value
+    /// sets `nil`.
+    static func text(
+        _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, String?> & Sendable,
+        secret: Bool = false, imgproxy: String? = nil, check: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) -> ServerSetting {
+        ServerSetting(name, .text, help, secret: secret, imgproxy: imgproxy, show: { $0[keyPath: path] ?? "none" }) {
+            configuration, value throws(SettingError.Reason) in
+            guard case let .text(text) = value else { throw .invalid("expected text") }
+            if let why = check(text) { throw .invalid(why) }
+            configuration[keyPath: path] = text.isEmpty ? nil : text
+        }
+    }
+
+    /// Text that is never empty, checked by `check`.
+    static func required(
+        _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, String> & Sendable,
+        imgproxy: String? = nil, check: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) -> ServerSetting {
+        ServerSetting(name, .text, help, imgproxy: imgproxy, show: { $0[keyPath: path] }) { configuration, value throws(SettingError.Reason) in
+            guard case let .text(text) = value, !text.isEmpty else { throw .invalid("must not be empty") }
+            if let why = check(text) { throw .invalid(why) }
+            configuration[keyPath: path] = text
+        }
+    }
+
+    /// A comma-separated list.
+    static func list(
+        _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, [String]> & Sendable,
+        secret: Bool = false, imgproxy: String? = nil
+    ) -> ServerSetting {
+        ServerSetting(name, .list, help, secret: secret, imgproxy: imgproxy, show: { $0[keyPath: path].isEmpty ? "none" : $0[keyPath: path].joined(separator: ",") }) {
+            configuration, value throws(SettingError.Reason) in
+            guard case let .list(items) = value else { throw .invalid("expected a comma-separated list") }
+            configuration[keyPath: path] = items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+    }
+
+    /// A number as short as it reads back: `10`, `0.5`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,17 @@
+import Logging
+
+extension ServerSettings {
+    static let logging: [ServerSetting] = [
+        ServerSetting(
+            "log-level", .text, "The lowest level logged: trace, debug (one line per request), info, notice, warning, error or critical.",
+            imgproxy: "IMGPROXY_LOG_LEVEL", show: { $0.logLevel.rawValue }
+        ) { configuration, value throws(SettingError.Reason) in
+            guard case let .text(name) = value else { throw .invalid("expected a level") }
+            // imgproxy writes "warn".
+            guard let level = Logger.Level(rawValue: name == "warn" ? "warning" : name.lowercased()) else {
+                throw .invalid("\(name.prefix(20)) is not a level: trace, debug, info, notice, warning, error or critical")
+            }
+            configuration.logLevel = level
+        },
+    ]
+}

@@ -1,0 +1,231 @@
+import Configuration
+import Foundation
+import SystemPackage
+
+/// Every setting of `imagery-server`, one table per concern, and how they are read: flags,
+/// then the environment (`IMAGERY_*`, and imgproxy's names where ours differ), then an optional
+/// `--config` file (JSON or YAML, flat keys named after the flags), then the defaults of
+/// ``ServerConfiguration``. swift-configuration reads every source.
+///
+/// ```sh
+/// imagery-server --port 9000 --max-source-bytes 16777216
+/// IMAGERY_PORT=9000 IMAGERY_MAX_SRC_RESOLUTION=24 imagery-server
+/// imagery-server --config imagery.yaml --print-config
+/// ```
+package enum ServerSettings {
+    /// The tables, titled by concern, in the order help and docs show them.
+    package static let concerns: [(title: String, settings: [ServerSetting])] = [
+        ("Network", network), ("Security", security), ("Sources", sources), ("Limits", limits),
+        ("Responses", responses), ("Caches", caches), ("Logging", logging),
+    ]
+
+    /// Every setting.
+    package static let all: [ServerSetting] = concerns.flatMap(\.settings)
+
+    package static func setting(named name: String) -> ServerSetting {
+        all.first { $0.name == name }!
+    }
+
+    /// What the command line asked for besides serving.
+    package enum Action: Sendable, Equatable {
+        case serve, printConfig, help
+    }
+
+    /// The configuration, where each setting came from, and what to do with it.
+    package struct Loaded: Sendable {
+        package var configuration: ServerConfiguration
+        /// Each setting's source by name; a setting at its default has none.
+        package var origins: [String: String]
+        package var action: Action
+        /// Said at start, not refused: environment variables that name no setting.
+        package var warnings: [String]
+    }
+
+    /// Reads `arguments` (the program's name first) and `environment` into a configuration.
+    ///
+    /// - Throws: ``SettingError`` naming the setting, where its value came from and why it is
+    ///   refused: an unknown flag, a value of the wrong kind or out of range, an imgproxy name
+    ///   that disagrees with ours, an unreadable `--config` file.
+    package static func load(arguments: [String], environment: [String: String]) async throws(SettingError) -> Loaded {
+        let action = try checkArguments(Array(arguments.dropFirst()))
+        let secrets = Set(all.filter(\.isSecret).map(\.variable))
+        let commandLine = CommandLineArgumentsProvider(arguments: arguments, secretsSpecifier: .specific(Set(all.filter(\.isSecret).map(\.flag))))
+        let variables = EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(secrets))
+        var sources: [Source] = [
+            Source(reader: ConfigReader(provider: commandLine), describe: { "the command line (--\($0))" }),
+            Source(reader: ConfigReader(provider: variables.prefixKeys(with: "imagery")), describe: { "the environment (\(variable($0)))" }),
+        ]
+        if let (path, origin) = try await value(of: "config", kind: .text, in: sources), case let .text(path) = path {
+            sources.append(try await fileSource(path, origin: origin))
+        }
+
+        var configuration = ServerConfiguration()
+        var origins: [String: String] = [:]
+        for setting in all {
+            guard let (value, origin) = try await value(of: setting.name, kind: setting.kind, in: sources, secret: setting.isSecret) else { continue }
+            do throws(SettingError.Reason) {
+                try setting.apply(&configuration, value)
+            } catch {
+                throw SettingError(setting: setting.flag, source: origin, reason: error.description)
+            }
+            origins[setting.name] = origin
+        }
+        try await applyAliases(to: &configuration, origins: &origins, environment: sources[1])
+        try check(configuration, origins: origins)
+        let known = Set(all.map(\.variable) + ImgproxyAlias.all.map(\.variable) + ["IMAGERY_CONFIG"])
+        let warnings = environment.keys.filter { $0.hasPrefix("IMAGERY_") && !known.contains($0) }.sorted()
+            .map { "\($0) is not a setting of imagery-server; it is ignored" }
+        return Loaded(configuration: configuration, origins: origins, action: action, warnings: warnings)
+    }
+
+    /// One source, read through swift-configuration, and how to say where a value came from.
+    struct Source: Sendable {
+        let reader: ConfigReader
+        let describe: @Sendable (String) -> String
+    }
+
+    /// The value of `name` from the first source that has it, and where it came from.
+    private static func value(
+        of name: String, kind: ServerSetting.Kind, in sources: [Source], secret: Bool = false, label: String? = nil
+    ) async throws(SettingError) -> (ServerSetting.Value, String)? {
+        for source in sources {
+            let key = ConfigKey(name)
+            let reader = source.reader
+            do {
+                let value: ServerSetting.Value? = switch kind {
+                case .text: try await text(of: key, in: reader, secret: secret).map { .text($0) }
+                case .whole: try await reader.fetchInt(forKey: key, isSecret: secret).map { .whole($0) }
+                case .number: try await reader.fetchDouble(forKey: key, isSecret: secret).map { .number($0) }
+                case .flag: try await reader.fetchBool(forKey: key, isSecret: secret).map { .flag($0) }
+                case .list: try await reader.fetchStringArray(forKey: key, isSecret: secret).map { .list($0) }
+                }
+                if let value { return (value, source.describe(name)) }
+            } catch {
+                throw SettingError(setting: label ?? "--" + name, source: source.describe(name), reason: "not \(kind.expected)")
+            }
+        }
+        return nil
+    }
+
+    /// Text as given: the command line splits values at commas, so a text with commas in it
+    /// (several keys) comes back as a list there and is joined again.
+    private static func text(of key: ConfigKey, in reader: ConfigReader, secret: Bool) async throws -> String? {
+        do {
+            return try await reader.fetchString(forKey: key, isSecret: secret)
+        } catch {
+            guard let parts = try? await reader.fetchStringArray(forKey: key, isSecret: secret) else { throw error }
+            return parts.joined(separator: ",")
+        }
+    }
+
+    private static func fileSource(_ path: String, origin: String) async throws(SettingError) -> Source {
+        let describe: @Sendable (String) -> String = { "the config file \(path) (key \($0))" }
+        do {
+            if path.hasSuffix(".json") {
+                return Source(reader: ConfigReader(provider: try await FileProvider<JSONSnapshot>(filePath: FilePath(path))), describe: describe)
+            }
+            if path.hasSuffix(".yaml") || path.hasSuffix(".yml") {
+                return Source(reader: ConfigReader(provider: try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))), describe: describe)
+            }
+        } catch {
+            throw SettingError(setting: "--config", source: origin, reason: "\(path) could not be read: \(error)")
+        }
+        throw SettingError(setting: "--config", source: origin, reason: "\(path) must end in .json, .yaml or .yml")
+    }
+
+    /// Applies the imgproxy names set in the environment, refusing one that disagrees with a
+    /// setting given under its own name.
+    private static func applyAliases(
+        to configuration: inout ServerConfiguration, origins: inout [String: String], environment: Source
+    ) async throws(SettingError) {
+        for alias in ImgproxyAlias.all {
+            let key = alias.name.lowercased().replacingOccurrences(of: "_", with: "-")
+            guard let (value, origin) = try await value(of: key, kind: alias.kind, in: [environment], label: alias.variable) else { continue }
+            var trial = configuration
+            do throws(SettingError.Reason) {
+                try alias.apply(&trial, value)
+            } catch {
+                throw SettingError(setting: alias.variable, source: origin, reason: error.description)
+            }
+            for name in alias.settings {
+                let setting = setting(named: name)
+                if let own = origins[name], setting.show(trial) != setting.show(configuration) {
+                    throw SettingError(
+                        setting: alias.variable, source: origin,
+                        reason: "disagrees with \(setting.flag) from \(own) (\(setting.shown(in: trial)) against \(setting.shown(in: configuration))); set one of them"
+                    )
+                }
+                origins[name] = origins[name] ?? origin
+            }
+            configuration = trial
+        }
+    }
+
+    /// What no single setting can check alone.
+    private static func check(_ configuration: ServerConfiguration, origins: [String: String]) throws(SettingError) {
+        if configuration.demo, configuration.localRoot != nil {
+            throw SettingError(setting: "--demo", source: origins["demo"] ?? "", reason: "serves the embedded gallery as its local root; drop --local-root")
+        }
+        do throws(ServerSetupError) {
+            _ = try configuration.signer()
+        } catch {
+            throw SettingError(setting: "--key", source: origins["key"] ?? "", reason: "\(error)")
+        }
+    }
+
+    /// Every argument is a known flag, or the value of the flag before it.
+    private static func checkArguments(_ arguments: [String]) throws(SettingError) -> Action {
+        let known = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.kind) })
+        var action = Action.serve
+        var expectsValue = false, mayTakeValue = false
+        for argument in arguments {
+            if argument == "--help" || argument == "-h" {
+                action = .help
+                expectsValue = false
+                mayTakeValue = false
+                continue
+            }
+            guard argument.hasPrefix("--") else {
+                guard expectsValue || mayTakeValue else { throw SettingError(setting: argument, source: "", reason: "is not a flag: see --help") }
+                expectsValue = false
+                mayTakeValue = false
+                continue
+            }
+            mayTakeValue = false
+            let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+            let hasValue = argument.contains("=")
+            switch name {
+            case "print-config":
+                action = action == .help ? .help : .printConfig
+                expectsValue = false
+            case "config":
+                expectsValue = !hasValue
+            default:
+                guard let kind = known[name] else { throw SettingError(setting: "--" + name, source: "", reason: "is not a setting: see --help") }
+                // A flag's value may follow it (`--demo false`) or be left out (`--demo`).
+                expectsValue = !hasValue && kind != .flag
+                mayTakeValue = !hasValue && kind == .flag
+            }
+        }
+        if expectsValue, let last = arguments.last { throw SettingError(setting: last, source: "", reason: "needs a value") }
+        return action
+    }
+
+    /// The variable of a setting or meta option named `name`.
+    private static func variable(_ name: String) -> String {
+        "IMAGERY_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+}
+
+extension ServerSetting.Kind {
+    /// What a value of this kind is, for errors.
+    var expected: String {
+        switch self {
+        case .text: "text"
+        case .whole: "a whole number"
+        case .number: "a number"
+        case .flag: "true or false"
+        case .list: "a comma-separated list"
+        }
+    }
+}

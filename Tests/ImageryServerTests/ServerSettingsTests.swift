@@ -1,0 +1,192 @@
+import Foundation
+@testable import ImageryServer
+import ImageryTestSupport
+import Testing
+
+/// `imagery-server`'s settings: every one from every source, precedence, imgproxy's names,
+/// and every refusal naming the setting, its source and why.
+@Suite("imagery-server settings")
+struct ServerSettingsTests {
+    /// A valid value other than the default for every setting, as text, and how it shows.
+    static let samples: [String: (value: String, shown: String)] = [
+        "host": ("0.0.0.0", "0.0.0.0"), "port": ("9001", "9001"), "instance-name": ("pod-7", "pod-7"),
+        "health-check-path": ("/alive", "/alive"), "key": ("00ff", "00ff"), "salt": ("ab", "ab"),
+        "signature-size": ("16", "16"), "trusted-signatures": ("sig1,sig2", "sig1,sig2"),
+        "allowed-sources": ("https://a.test/,https://*.b.test/", "https://a.test/,https://*.b.test/"),
+        "allow-loopback-sources": ("true", "true"), "local-root": (NSTemporaryDirectory(), NSTemporaryDirectory()),
+        "demo": ("true", "true"), "max-source-bytes": ("1000", "1000"), "upstream-timeout": ("2.5", "2.5"),
+        "max-redirects": ("3", "3"), "user-agent": ("test-agent/1", "test-agent/1"), "max-source-pixels": ("1000000", "1000000"),
+        "concurrency": ("3", "3"), "concurrent-downloads": ("5", "5"), "max-decoding-pixels": ("123456", "123456"),
+        "draft-headroom": ("2", "2"), "max-queue": ("7", "7"), "quality": ("55", "55"), "cache-control": ("no-cache", "no-cache"),
+        "error-cache-control": ("no-store", "no-store"), "response-cache-bytes": ("1024", "1024"), "image-cache-bytes": ("2048", "2048"),
+        "cache-dir": ("/tmp/imagery-settings-test", "/tmp/imagery-settings-test"), "cache-lock-timeout": ("3", "3"), "log-level": ("debug", "debug"),
+    ]
+
+    static func load(_ arguments: [String] = [], environment: [String: String] = [:]) async throws(SettingError) -> ServerSettings.Loaded {
+        try await ServerSettings.load(arguments: ["imagery-server"] + arguments, environment: environment)
+    }
+
+    static func refusal(_ arguments: [String] = [], environment: [String: String] = [:]) async -> SettingError? {
+        do {
+            _ = try await load(arguments, environment: environment)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("Every setting can be set from the environment, and every flag is its variable", arguments: ServerSettings.all.map(\.name))
+    func everySettingFromTheEnvironment(_ name: String) async throws {
+        let setting = ServerSettings.setting(named: name)
+        let sample = try #require(Self.samples[name], "no sample value for \(name): add one")
+        #expect(setting.show(ServerConfiguration()) != sample.shown, "the sample must differ from the default")
+        #expect(setting.variable == "IMAGERY_" + name.uppercased().replacingOccurrences(of: "-", with: "_"))
+
+        let fromEnvironment = try await Self.load(environment: [setting.variable: sample.value])
+        #expect(setting.show(fromEnvironment.configuration) == sample.shown)
+        #expect(fromEnvironment.origins[name] == "the environment (\(setting.variable))")
+
+        let fromFlag = try await Self.load([setting.flag + "=" + sample.value])
+        #expect(setting.show(fromFlag.configuration) == sample.shown)
+        #expect(fromFlag.origins[name] == "the command line (\(setting.flag))")
+    }
+
+    @Test("Every setting from a JSON and a YAML file, with flat keys named after the flags")
+    func everySettingFromAFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var json: [String: Any] = [:]
+        var yaml: [String] = []
+        for setting in ServerSettings.all where setting.name != "local-root" {   // demo and local-root exclude each other
+            let text = Self.samples[setting.name]!.value
+            switch setting.kind {
+            case .whole: json[setting.name] = Int(text)!
+            case .number: json[setting.name] = Double(text)!
+            case .flag: json[setting.name] = text == "true"
+            case .list: json[setting.name] = text.split(separator: ",").map(String.init)
+            case .text: json[setting.name] = text
+            }
+            switch setting.kind {
+            case .text: yaml.append("\(setting.name): \"\(text)\"")
+            case .list: yaml.append("\(setting.name): [" + text.split(separator: ",").map { "\"\($0)\"" }.joined(separator: ", ") + "]")
+            default: yaml.append("\(setting.name): \(text)")
+            }
+        }
+        let jsonFile = directory.appendingPathComponent("imagery.json")
+        try JSONSerialization.data(withJSONObject: json).write(to: jsonFile)
+        let yamlFile = directory.appendingPathComponent("imagery.yaml")
+        try yaml.joined(separator: "\n").write(to: yamlFile, atomically: true, encoding: .utf8)
+        for file in [jsonFile, yamlFile] {
+            let loaded = try await Self.load(["--config", file.path])
+            for setting in ServerSettings.all where setting.name != "local-root" {
+                #expect(setting.show(loaded.configuration) == Self.samples[setting.name]!.shown, "\(setting.name) from \(file.lastPathComponent)")
+                #expect(loaded.origins[setting.name] == "the config file \(file.path) (key \(setting.name))")
+            }
+        }
+    }
+
+    @Test("Flags win over the environment, the environment over the file, the file over the defaults")
+    func precedence() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-precedence-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("settings.json")
+        try Data(#"{"port": 3003}"#.utf8).write(to: file)
+        #expect(try await Self.load(["--port", "1001", "--config", file.path], environment: ["IMAGERY_PORT": "2002"]).configuration.port == 1001)
+        #expect(try await Self.load(["--config", file.path], environment: ["IMAGERY_PORT": "2002"]).configuration.port == 2002)
+        #expect(try await Self.load([], environment: ["IMAGERY_CONFIG": file.path]).configuration.port == 3003)
+        #expect(try await Self.load().configuration.port == 8080)
+        #expect(try await Self.load().origins["port"] == nil)
+    }
+
+    @Test("imgproxy's names work in imgproxy's units")
+    func imgproxyNames() async throws {
+        #expect(try await Self.load(environment: ["IMAGERY_MAX_SRC_RESOLUTION": "24.5"]).configuration.maximumSourcePixels == 24_500_000)
+        let bind = try await Self.load(environment: ["IMAGERY_BIND": ":9090"]).configuration
+        #expect(bind.host == "0.0.0.0" && bind.port == 9090)
+        let bound = try await Self.load(environment: ["IMAGERY_BIND": "127.0.0.2:81"]).configuration
+        #expect(bound.host == "127.0.0.2" && bound.port == 81)
+        #expect(try await Self.load(environment: ["IMAGERY_TTL": "3600"]).configuration.cacheControl == "max-age=3600, public")
+        #expect(try await Self.load(environment: ["IMAGERY_TTL": "0"]).configuration.cacheControl == "no-cache")
+        #expect(try await Self.load(environment: ["IMAGERY_DOWNLOAD_TIMEOUT": "7"]).configuration.upstreamTimeout == .seconds(7))
+        #expect(try await Self.load(environment: ["IMAGERY_WORKERS": "5"]).configuration.concurrentProcessing == 5)
+        #expect(try await Self.load(environment: ["IMAGERY_MAX_SRC_FILE_SIZE": "4096"]).configuration.maximumSourceBytes == 4096)
+        #expect(try await Self.load(environment: ["IMAGERY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "1"]).configuration.allowLoopbackSources)
+        let root = NSTemporaryDirectory()
+        #expect(try await Self.load(environment: ["IMAGERY_LOCAL_FILESYSTEM_ROOT": root]).configuration.localRoot == root)
+        // Agreeing names are fine.
+        #expect(try await Self.load(environment: ["IMAGERY_MAX_SOURCE_PIXELS": "2000000", "IMAGERY_MAX_SRC_RESOLUTION": "2"])
+            .configuration.maximumSourcePixels == 2_000_000)
+    }
+
+    @Test("A name of ours and an imgproxy name that disagree stop the start", arguments: [
+        ([], ["IMAGERY_MAX_SOURCE_PIXELS": "1000000", "IMAGERY_MAX_SRC_RESOLUTION": "2"], "IMAGERY_MAX_SRC_RESOLUTION"),
+        (["--port", "9000"], ["IMAGERY_BIND": ":8080"], "IMAGERY_BIND"),
+        (["--cache-control", "no-store"], ["IMAGERY_TTL": "60"], "IMAGERY_TTL"),
+    ] as [([String], [String: String], String)])
+    func disagreement(arguments: [String], environment: [String: String], alias: String) async throws {
+        let error = try #require(await Self.refusal(arguments, environment: environment))
+        #expect(error.setting == alias)
+        #expect(error.reason.contains("disagrees with"))
+    }
+
+    @Test("A bad value is refused with the setting, where it came from and why", arguments: [
+        (["--port", "abc"], [:], "--port", "the command line (--port)", "not a whole number"),
+        ([], ["IMAGERY_PORT": "70000"], "--port", "the environment (IMAGERY_PORT)", "must be in 0...65535"),
+        ([], ["IMAGERY_LOG_LEVEL": "loud"], "--log-level", "the environment (IMAGERY_LOG_LEVEL)", "not a level"),
+        (["--quality=0"], [:], "--quality", "the command line (--quality)", "1...100"),
+        (["--upstream-timeout", "-1"], [:], "--upstream-timeout", "the command line (--upstream-timeout)", "seconds"),
+        (["--demo", "maybe"], [:], "--demo", "the command line (--demo)", "true or false"),
+        ([], ["IMAGERY_ALLOW_LOOPBACK_SOURCES": "perhaps"], "--allow-loopback-sources", "the environment (IMAGERY_ALLOW_LOOPBACK_SOURCES)", "true or false"),
+        (["--instance-name", "two words"], [:], "--instance-name", "the command line (--instance-name)", "visible ASCII"),
+        (["--local-root", "/nonexistent-imagery-root"], [:], "--local-root", "the command line (--local-root)", "not a directory"),
+        (["--key", "zz"], [:], "--key", "the command line (--key)", "hex"),
+        (["--key", "00,11", "--salt", "22"], [:], "--key", "the command line (--key)", "salts"),
+        ([], ["IMAGERY_MAX_SRC_FILE_SIZE": "0"], "IMAGERY_MAX_SRC_FILE_SIZE", "the environment (IMAGERY_MAX_SRC_FILE_SIZE)", "no limit"),
+        (["--demo", "--local-root", NSTemporaryDirectory()], [:], "--demo", "the command line (--demo)", "drop --local-root"),
+        (["--bogus", "1"], [:], "--bogus", "", "is not a setting"),
+        (["extra"], [:], "extra", "", "is not a flag"),
+        (["--port"], [:], "--port", "", "needs a value"),
+        (["--config", "/nonexistent/imagery.json"], [:], "--config", "the command line (--config)", "could not be read"),
+        (["--config", "/tmp/imagery.txt"], [:], "--config", "the command line (--config)", "must end in"),
+    ] as [([String], [String: String], String, String, String)])
+    func refusals(arguments: [String], environment: [String: String], setting: String, source: String, reason: String) async throws {
+        let error = try #require(await Self.refusal(arguments, environment: environment), "\(arguments) \(environment) was accepted")
+        #expect(error.setting == setting)
+        #expect(error.source == source)
+        #expect(error.reason.contains(reason), "\(error)")
+    }
+
+    @Test("--print-config shows every value and its source, with secrets masked; --help lists every setting and alias")
+    func printConfigAndHelp() async throws {
+        let loaded = try await Self.load(["--key", "00ff", "--salt", "abcd", "--port", "9002", "--print-config"])
+        #expect(loaded.action == .printConfig)
+        let printed = ServerSettings.printed(loaded)
+        #expect(!printed.contains("00ff") && !printed.contains("abcd"))
+        #expect(printed.contains("key") && printed.contains("********"))
+        #expect(printed.contains("9002  (the command line (--port))"))
+        #expect(printed.split(separator: "\n").count == ServerSettings.all.count)
+        #expect(try await Self.load(["--help"]).action == .help)
+        for setting in ServerSettings.all { #expect(ServerSettings.help.contains(setting.flag + " ")) }
+        for alias in ImgproxyAlias.all { #expect(ServerSettings.help.contains(alias.variable)) }
+    }
+
+    @Test("An IMAGERY_ variable that names no setting is reported, not silently ignored")
+    func unknownVariable() async throws {
+        let loaded = try await Self.load(environment: ["IMAGERY_PROT": "9000", "HOME": "/root"])
+        #expect(loaded.warnings == ["IMAGERY_PROT is not a setting of imagery-server; it is ignored"])
+    }
+
+    @Test("The executable exits 64 on a bad setting, before it listens",
+          .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests"))
+    func exitCode() async throws {
+        let server = try #require(ChildProcess.executable("imagery-server"))
+        #expect(try await ChildProcess.run(server, ["--port", "abc"]).exitCode == 64)
+        #expect(try await ChildProcess.run(server, ["--no-such-flag"]).exitCode == 64)
+        let output = NSTemporaryDirectory() + "imagery-print-config-\(UUID().uuidString).txt"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        #expect(try await ChildProcess.run(server, ["--print-config", "--quality", "61"], output: output).exitCode == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8).contains("61  (the command line (--quality))"))
+    }
+}
