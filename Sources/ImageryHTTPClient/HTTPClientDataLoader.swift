@@ -16,7 +16,10 @@ import NIOHTTP1
 ///   that trickles a byte a second never holds a download slot past it.
 /// - **Redirects checked hop by hop**: at most 5, http(s) only, a loop is a permanent
 ///   ``DataLoadingError/redirectRefused(source:detail:)``; ``Configuration/hopCheck`` sees every
-///   URL of the chain before it is requested (where an SSRF guard plugs in).
+///   URL of the chain before it is requested, and ``Configuration/connectionGuard`` every
+///   address each hop connects to (where an SSRF guard plugs in).
+/// - **Refused connections fail at once** (and ``RetryingDataLoader`` retries them), instead of
+///   waiting out the connect timeout.
 /// - **Connection pooling**, and an `Accept` header naming the formats you decode.
 ///
 /// ```swift
@@ -58,6 +61,9 @@ public final class HTTPClientDataLoader: DataLoading {
         /// Called with every URL of a chain, the first included, before it is requested; throw
         /// to refuse it. Default: `nil`, every http(s) URL allowed.
         public var hopCheck: (@Sendable (URL) async throws(DataLoadingError) -> Void)?
+        /// Resolves each hop's host once, checks every address, and connects to a checked one.
+        /// Default: `nil`, AsyncHTTPClient resolves and connects as it does.
+        public var connectionGuard: ConnectionGuard?
 
         /// The defaults: 64 MiB, 30 s idle, 60 s in all, 5 redirects.
         public init() {}
@@ -66,6 +72,8 @@ public final class HTTPClientDataLoader: DataLoading {
     /// What the loader was made with.
     public let configuration: Configuration
     private let client: HTTPClient
+    /// Clients pinned to checked addresses, with a ``Configuration/connectionGuard``.
+    private let pinned: PinnedClients?
     private let local: DataLoader
 
     /// A loader with its own connection pool.
@@ -80,11 +88,17 @@ public final class HTTPClientDataLoader: DataLoading {
             timeout: .init(connect: idle, read: idle)
         )
         clientConfiguration.decompression = .disabled
+        // A refused connection fails the request at once; RetryingDataLoader decides whether
+        // to try again, within its deadline. (AsyncHTTPClient would retry it until the connect
+        // timeout.)
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        self.pinned = configuration.connectionGuard.map { _ in PinnedClients(configuration: clientConfiguration) }
     }
 
     /// Closes the pooled connections. Call it before the loader is released.
     public func shutdown() async throws {
+        await pinned?.shutdown()
         try await client.shutdown()
     }
 
@@ -122,6 +136,9 @@ public final class HTTPClientDataLoader: DataLoading {
         let limit = configuration.maximumResponseSize
         while true {
             try await configuration.hopCheck?(current)
+            let lease = try await connection(to: current)
+            defer { if let lease { pinned?.release(lease) } }
+            let client = lease?.client ?? self.client
             var request = HTTPClientRequest(url: current.absoluteString)
             request.headers.add(name: "Accept", value: configuration.accept)
             for (name, value) in configuration.additionalHeaders.merging(headers, uniquingKeysWith: { $1 }) {
@@ -154,13 +171,24 @@ public final class HTTPClientDataLoader: DataLoading {
         }
     }
 
+    /// A client whose connection goes to a checked address of `url`'s host, or `nil` for the
+    /// loader's own client (no guard, or an IP literal that passed the check).
+    private func connection(to url: URL) async throws(DataLoadingError) -> PinnedClients.Lease? {
+        guard let guarding = configuration.connectionGuard, let pinned else { return nil }
+        guard let host = url.host, !host.isEmpty else { throw .redirectRefused(source: url.absoluteString, detail: "no host") }
+        guard let address = try await guarding.address(for: host) else { return nil }
+        return pinned.lease(host: host, address: address)
+    }
+
     private static func loadingError(_ error: any Error, source: String) -> DataLoadingError {
         switch error {
         case let error as DataLoadingError: return error
         case is CancellationError: return .cancelled
         case let error as HTTPClientError:
             switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout, .getConnectionFromPoolTimeout: return .timedOut(source: source)
+            case .deadlineExceeded, .readTimeout, .getConnectionFromPoolTimeout: return .timedOut(source: source)
+            // Nothing was read: the origin may be back a moment later, so this one is retried.
+            case .connectTimeout: return .connectionFailed(source: source, detail: "connect timed out")
             case .cancelled: return .cancelled
             default: return .connectionFailed(source: source, detail: String(describing: error))
             }

@@ -108,6 +108,23 @@ struct HTTPClientDataLoaderTests {
         try await loader.shutdown()
     }
 
+    @Test("A body that trickles past the deadline is not requested again by the retrying loader")
+    func trickleIsNotRetried() async throws {
+        let server = try TestHTTPServer { _ in .trickle(interval: .milliseconds(200)) }
+        defer { server.stop() }
+        var configuration = HTTPClientDataLoader.Configuration()
+        configuration.totalDeadline = .seconds(1)
+        let loader = HTTPClientDataLoader(configuration: configuration)
+        let retrying = RetryingDataLoader(wrapping: loader) { _ in }
+        let url = server.url("/trickle.jpg")
+        await #expect(throws: DataLoadingError.timedOut(source: url.absoluteString)) {
+            try await retrying.loadData(for: .url(url)) { _ in }
+        }
+        await server.events.wait(for: "closed:/trickle.jpg")
+        try await loader.shutdown()
+        #expect(server.hits("/trickle.jpg") == 1)
+    }
+
     @Test("Waiting on a server that never answers costs almost no CPU",
           .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"),
           .disabled(if: Sanitizer.isActive, "a sanitizer's runtime is in the child's figures; the uninstrumented runs check them"))

@@ -83,9 +83,10 @@ struct RetryTests {
 
     @Test("A refused connection is retried")
     func connectionRefusedIsRetried() async throws {
-        let server = try TestHTTPServer { _ in .ok([]) }
-        let url = server.url("/gone.jpg")
-        server.stop()
+        // A port held bound and not listening for the whole test: connections are refused,
+        // and no neighbour's server can take it meanwhile.
+        let refusing = try RefusingPort()
+        let url = URL(string: "http://127.0.0.1:\(refusing.port)/gone.jpg")!
         let pipeline = Fixtures.pipeline(loader: retryingLoader(attempts: 2))
 
         await #expect {
@@ -95,5 +96,70 @@ struct RetryTests {
             return loading.kind == "connection"
         }
         #expect(delays.withLock { $0 }.count == 1)
+        withExtendedLifetime(refusing) {}
+    }
+
+    @Test("A timeout is not retried: the source was reached, and would only be slow again")
+    func timeoutIsNotRetried() async throws {
+        let attempts = Locked(0)
+        let loader = RetryingDataLoader(wrapping: FailingLoader(attempts: attempts, error: .timedOut(source: "slow"))) { _ in }
+        await #expect(throws: DataLoadingError.timedOut(source: "slow")) {
+            try await loader.loadData(for: .custom(id: "slow") { [] }) { _ in }
+        }
+        #expect(attempts.withLock { $0 } == 1)
+    }
+
+    @Test("The deadline holds for all attempts together: a source that never answers fails at it, cancelled")
+    func deadlineBoundsEveryAttempt() async throws {
+        var policy = RetryPolicy()
+        policy.deadline = .milliseconds(200)
+        let cancelled = Locked(false)
+        let loader = RetryingDataLoader(wrapping: HangingLoader(cancelled: cancelled), policy: policy) { _ in }
+        await #expect(throws: DataLoadingError.timedOut(source: "custom:hang")) {
+            try await loader.loadData(for: .custom(id: "hang") { [] }) { _ in }
+        }
+        #expect(cancelled.withLock { $0 })
+    }
+
+    @Test("No retry starts whose wait would end past the deadline")
+    func noWaitPastTheDeadline() async throws {
+        var policy = RetryPolicy()
+        policy.deadline = .seconds(1)
+        policy.initialDelay = .seconds(5)
+        policy.jitter = 0
+        let attempts = Locked(0)
+        let loader = RetryingDataLoader(
+            wrapping: FailingLoader(attempts: attempts, error: .connectionFailed(source: "x", detail: "refused")), policy: policy
+        ) { [delays] delay in delays.withLock { $0.append(delay) } }
+        await #expect(throws: DataLoadingError.connectionFailed(source: "x", detail: "refused")) {
+            try await loader.loadData(for: .custom(id: "x") { [] }) { _ in }
+        }
+        #expect(attempts.withLock { $0 } == 1)
+        #expect(delays.withLock { $0 }.isEmpty)
+    }
+}
+
+/// A loader that fails every attempt with `error`, counting them.
+private struct FailingLoader: DataLoading {
+    let attempts: Locked<Int>
+    let error: DataLoadingError
+
+    func loadData(for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void) async throws(DataLoadingError) -> [UInt8] {
+        attempts.withLock { $0 += 1 }
+        throw error
+    }
+}
+
+/// A loader whose every attempt waits until it is cancelled, and records that it was.
+private struct HangingLoader: DataLoading {
+    let cancelled: Locked<Bool>
+
+    func loadData(for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void) async throws(DataLoadingError) -> [UInt8] {
+        do {
+            try await suspendUntilCancelled()
+        } catch {
+            cancelled.withLock { $0 = true }
+        }
+        throw .cancelled
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import ImageryServer
 import Imagery
+import ImageryHTTPClient
 import Testing
 
 /// The SSRF guard as pure functions: no address here is ever connected to.
@@ -53,35 +54,41 @@ struct SourceGuardTests {
         #expect(!AddressClass.loopback.isAllowed(allowLoopback: false) && AddressClass.loopback.isAllowed(allowLoopback: true))
     }
 
-    @Test("Every address a name resolves to is checked: one private answer refuses the host")
-    func resolvedNames() throws {
-        var policy = SourcePolicy()
-        policy.resolve = { host in
-            switch host {
-            case "cdn.test": ["93.184.216.34", "2606:4700:4700::1111"]
-            case "rebind.test": ["93.184.216.34", "10.0.0.7"]
-            case "metadata.test": ["169.254.169.254"]
-            default: []
-            }
-        }
-        try policy.checkHop(URL(string: "https://cdn.test/a.jpg")!)
-        for host in ["rebind.test", "metadata.test"] {
-            #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "https://\(host)/a.jpg")!) }
-        }
-        #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "https://unknown.test/a.jpg")!) }
-        #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "http://[::ffff:127.0.0.1]/a.jpg")!) }
+    /// Answers from a table, as DNS would; no name here is ever looked up or connected to.
+    struct TableResolver: HostResolving {
+        let table: [String: [String]]
+        func addresses(of host: String) async throws(DataLoadingError) -> [String] { table[host] ?? [] }
     }
 
-    @Test("The allowlist applies to the source and to every hop")
+    @Test("Every address a name resolves to is checked: one private answer refuses the host")
+    func resolvedNames() async throws {
+        var policy = SourcePolicy()
+        policy.resolver = TableResolver(table: [
+            "cdn.test": ["93.184.216.34", "2606:4700:4700::1111"],
+            "rebind.test": ["93.184.216.34", "10.0.0.7"],
+            "metadata.test": ["169.254.169.254"],
+        ])
+        let guarding = policy.connectionGuard
+        #expect(try await guarding.address(for: "cdn.test") == "93.184.216.34")
+        for host in ["rebind.test", "metadata.test", "unknown.test", "[::ffff:127.0.0.1]", "127.0.0.1"] {
+            await #expect(throws: DataLoadingError.self, "\(host)") { try await guarding.address(for: host) }
+        }
+        policy.allowLoopback = true
+        #expect(try await policy.connectionGuard.address(for: "127.0.0.1") == nil)   // a literal: connected to as it is
+    }
+
+    @Test("The allowlist applies to the source and to every hop, with imgproxy's * within a segment")
     func allowlist() throws {
         var policy = SourcePolicy()
-        policy.allowedPrefixes = ["https://images.test/"]
-        policy.resolve = { _ in ["93.184.216.34"] }
+        policy.allowedPrefixes = ["https://images.test/", "https://*.cdn.test/photos/"]
         _ = try policy.source(for: "https://images.test/a.jpg")
-        #expect(throws: ServerError.forbidden("source: not in the allowed sources")) {
-            try policy.source(for: "https://images.test.evil.test/a.jpg")
+        _ = try policy.source(for: "https://eu.cdn.test/photos/a.jpg")
+        for refused in ["https://images.test.evil.test/a.jpg", "https://eu.cdn.test/other/a.jpg", "https://a/b.cdn.test/photos/x.jpg", "http://images.test/a.jpg"] {
+            #expect(throws: ServerError.forbidden("source: not in the allowed sources"), "\(refused)") { try policy.source(for: refused) }
         }
         #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "https://other.test/a.jpg")!) }
+        #expect(SourcePolicy.matches("https://a.b.cdn.test/photos/", prefix: "https://*.cdn.test/"))
+        #expect(!SourcePolicy.matches("https://cdn.test/", prefix: "https://*.cdn.test/"))
     }
 
     @Test("Literal addresses are refused before any request; other schemes are not sources")

@@ -3,19 +3,24 @@ import Foundation
 import Glibc
 #endif
 
-/// A TCP socket bound to 127.0.0.1 on a port the kernel picks: the test HTTP server listens on
-/// one; tests that must hand a port to another program (nginx) bind one, read it and close it.
+/// A TCP socket bound to a loopback address: the test HTTP server listens on one; a test that
+/// needs a refused connection holds one bound and not listening for as long as it runs.
 package enum LoopbackSocket {
-    /// Binds a new socket to 127.0.0.1:0 and returns it with the port it got.
-    package static func bind() throws -> (descriptor: Int32, port: Int) {
+    /// Binds a new socket to `address`:`port` (0: a port the kernel picks) and returns it with
+    /// the port it got. `address` must be a loopback address.
+    /// `reusesAddress` sets `SO_REUSEADDR`, which a listening server wants (a restart may bind
+    /// at once) and a held port must not have (another socket with it could share the port).
+    package static func bind(address: String = "127.0.0.1", port: Int = 0, reusesAddress: Bool = true) throws -> (descriptor: Int32, port: Int) {
+        precondition(address.hasPrefix("127."), "tests bind loopback addresses only")
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if reusesAddress { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
+        let host = address
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr(host)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
@@ -26,3 +31,18 @@ package enum LoopbackSocket {
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
+
+/// A loopback port where connections are refused for as long as this value lives: a socket
+/// bound and never listening, so no other test's server can take the port meanwhile (a port
+/// freed and expected to stay free was taken by a neighbour in a parallel run).
+package final class RefusingPort: Sendable {
+    package let port: Int
+    private let descriptor: Int32
+
+    package init() throws {
+        (descriptor, port) = try LoopbackSocket.bind(reusesAddress: false)
+    }
+
+    deinit { close(descriptor) }
+}
+

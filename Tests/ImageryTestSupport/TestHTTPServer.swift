@@ -6,7 +6,7 @@ import Imagery
 import Glibc
 #endif
 
-/// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, started by each test that needs
+/// A real HTTP/1.1 server on 127.0.0.1 (or another loopback address) with an ephemeral port, started by each test that needs
 /// one. A thread per connection, keep-alive, and replies that can stall until the test opens a
 /// gate or the client hangs up, which is what coalescing and cancellation tests must observe
 /// at the server. (FlyingFox was the other candidate; its handlers cannot see a client close
@@ -54,9 +54,10 @@ package final class TestHTTPServer: Sendable {
     private let connections = Locked<Set<Int32>>([])
     private let stopped = Atomic<Bool>(false)
 
-    package init(handler: @escaping @Sendable (Request) -> Reply) throws {
+    /// A server on `address` (a loopback address) and `port` (0: one the kernel picks).
+    package init(address: String = "127.0.0.1", port: Int = 0, handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
-        let (fd, port) = try LoopbackSocket.bind()
+        let (fd, port) = try LoopbackSocket.bind(address: address, port: port)
         guard listen(fd, 512) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
         self.port = port
         self.listener = fd

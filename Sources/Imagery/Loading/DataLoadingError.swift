@@ -37,10 +37,12 @@ public enum DataLoadingError: Error, Sendable, Hashable, CustomStringConvertible
     /// The load was cancelled.
     case cancelled
 
-    /// Whether retrying might succeed: timeouts, connection failures and 5xx, never 4xx.
+    /// Whether retrying might succeed: connection failures (a refused or timed-out connect)
+    /// and 5xx. Never 4xx, and never a timeout once the source was reached: a source that
+    /// trickles its body would only trickle again, each time for the whole deadline.
     public var isTransient: Bool {
         switch self {
-        case .timedOut, .connectionFailed: true
+        case .connectionFailed: true
         case let .httpStatus(status, _): (500...599).contains(status)
         default: false
         }

@@ -1,12 +1,14 @@
 import Foundation
 
 /// When and how soon ``RetryingDataLoader`` tries again: exponential backoff with jitter, for
-/// transient failures only (timeouts, connection failures, HTTP 5xx; never 4xx).
+/// transient failures only (connection failures and HTTP 5xx; never 4xx, never a timeout), and
+/// all of it within one total ``deadline``.
 ///
 /// ```swift
 /// var policy = RetryPolicy()
 /// policy.maximumAttempts = 4                // the first try and up to three retries
 /// policy.initialDelay = .milliseconds(250)  // then about 0.5 s, 1 s, capped at maximumDelay
+/// policy.deadline = .seconds(20)            // attempts and waits together
 /// ```
 public struct RetryPolicy: Sendable, Hashable {
     /// Attempts in all, including the first. Default: 3.
@@ -21,7 +23,12 @@ public struct RetryPolicy: Sendable, Hashable {
     /// jitter"), so that clients that failed together do not retry together. Default: 0.5.
     public var jitter: Double = 0.5
 
-    /// The defaults: 3 attempts, 200 ms doubling to at most 10 s, 50% jitter.
+    /// How long one source may take in all, every attempt and every wait included: past it the
+    /// load fails with ``DataLoadingError/timedOut(source:)``, and no retry starts whose wait
+    /// would end past it. Default: 60 s.
+    public var deadline: Duration = .seconds(60)
+
+    /// The defaults: 3 attempts, 200 ms doubling to at most 10 s, 50% jitter, 60 s in all.
     public init() {}
 
     /// The delay before retry number `retry` (1 for the first retry), with jitter drawn from `random`.

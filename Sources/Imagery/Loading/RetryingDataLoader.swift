@@ -1,5 +1,6 @@
 /// Wraps any loader and retries transient failures with exponential backoff and jitter,
-/// as its ``RetryPolicy`` says. A 4xx is never retried; cancellation stops the waiting.
+/// as its ``RetryPolicy`` says, within the policy's total deadline. A 4xx or a timeout is never
+/// retried; cancellation stops the waiting.
 ///
 /// ```swift
 /// let loader = RetryingDataLoader(wrapping: DataLoader(), policy: RetryPolicy())
@@ -32,6 +33,30 @@ public struct RetryingDataLoader: DataLoading {
         for source: ImageSource,
         progress: @escaping @Sendable (DataProgress) -> Void
     ) async throws(DataLoadingError) -> [UInt8] {
+        let deadline = ContinuousClock.now + policy.deadline
+        let described = source.description
+        do {
+            return try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                group.addTask { try await attempts(source, progress: progress, until: deadline) }
+                group.addTask {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    throw DataLoadingError.timedOut(source: described)
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
+        } catch let error as DataLoadingError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// Attempts until one succeeds, a failure is not transient, the attempts run out, or the
+    /// next wait would end past `deadline`.
+    private func attempts(
+        _ source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void, until deadline: ContinuousClock.Instant
+    ) async throws(DataLoadingError) -> [UInt8] {
         var attempt = 1
         var random = SystemRandomNumberGenerator()
         while true {
@@ -39,8 +64,10 @@ public struct RetryingDataLoader: DataLoading {
                 return try await base.loadData(for: source, progress: progress)
             } catch {
                 guard policy.shouldRetry(error, afterAttempt: attempt), !Task.isCancelled else { throw error }
+                let delay = policy.delay(beforeRetry: attempt, using: &random)
+                guard ContinuousClock.now + delay < deadline else { throw error }
                 do {
-                    try await sleep(policy.delay(beforeRetry: attempt, using: &random))
+                    try await sleep(delay)
                 } catch {
                     throw .cancelled
                 }

@@ -28,6 +28,7 @@ extension ServerConfiguration {
         loading.accept = HTTPClientDataLoader.Configuration.accept(ImageDecoder.supportedFormats)
         let policy = sources
         loading.hopCheck = { url throws(DataLoadingError) in try policy.checkHop(url) }
+        loading.connectionGuard = policy.connectionGuard
         return loading
     }
 
@@ -35,7 +36,9 @@ extension ServerConfiguration {
     /// sized for a server whose answers are already in the response cache.
     func pipeline(loader: any DataLoading, logger: Logger) -> ImagePipeline.Configuration {
         var pipeline = ImagePipeline.Configuration.standard
-        pipeline.dataLoader = RetryingDataLoader(wrapping: loader)
+        var retries = RetryPolicy()
+        retries.deadline = upstreamTimeout   // the whole load, retries included
+        pipeline.dataLoader = RetryingDataLoader(wrapping: loader, policy: retries)
         pipeline.maximumConcurrentDecodes = concurrentProcessing
         pipeline.maximumConcurrentDownloads = concurrentDownloads
         pipeline.decodingPixelBudget = decodingPixelBudget

@@ -1,5 +1,6 @@
 import Foundation
 import Imagery
+import ImageryHTTPClient
 
 #if canImport(Glibc)
 import Glibc
@@ -9,20 +10,23 @@ import Musl
 import Darwin
 #endif
 
-/// Which sources the server fetches: the allowlist of prefixes, the SSRF guard on every
-/// address of every hop, and `local://` paths kept inside the local root.
+/// Which sources the server fetches: the allowlist of prefixes (on the source and on every
+/// redirect hop), the SSRF guard on every address a connection goes to, and `local://` paths
+/// kept inside the local root.
 struct SourcePolicy: Sendable {
-    /// Source URL prefixes that may be fetched; empty allows any.
+    /// Source URL prefixes that may be fetched, as imgproxy writes them (`*` matches any run of
+    /// characters but `/`); empty allows any.
     var allowedPrefixes: [String] = []
     /// Whether loopback origins may be fetched (for local use and tests).
     var allowLoopback = false
     /// The directory `local:///path` sources are read from; `nil` turns them off.
     var localRoot: String?
-    /// Host name to addresses. Injectable so the guard's decisions are tested without DNS.
-    var resolve: @Sendable (String) -> [String] = SourcePolicy.systemResolve
+    /// How hosts are resolved for the connection guard. Injectable, so the guard's decisions
+    /// are tested without DNS.
+    var resolver: any HostResolving = SystemHostResolver()
 
     /// The pipeline source for a request's source URL, or why it is refused. Nothing is
-    /// fetched here: addresses are checked again, after resolution, on every hop.
+    /// fetched here: addresses are checked when each hop connects.
     func source(for url: String) throws(ServerError) -> ImageSource {
         if url.hasPrefix("local://") {
             return .file(try localPath(for: url))
@@ -30,38 +34,56 @@ struct SourcePolicy: Sendable {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = parsed.host, !host.isEmpty
         else { throw .badRequest("source: not an http(s) or local:// URL") }
-        try checkAllowlist(url)
+        guard isAllowed(url) else { throw .forbidden("source: not in the allowed sources") }
         if let literal = AddressClassifier.classify(host), !literal.isAllowed(allowLoopback: allowLoopback) {
             throw .forbidden("source: \(literal.rawValue) addresses are refused")
         }
         return .url(parsed)
     }
 
-    /// The check every hop passes before it is requested (the first included): the
-    /// allowlist, then every address the host resolves to.
+    /// The check every hop passes before it is requested, the first included: the allowlist.
     func checkHop(_ url: URL) throws(DataLoadingError) {
-        let described = url.host ?? "source"
-        do throws(ServerError) {
-            try checkAllowlist(url.absoluteString)
-        } catch {
-            throw .redirectRefused(source: described, detail: "not in the allowed sources")
-        }
-        guard let host = url.host, !host.isEmpty else { throw .redirectRefused(source: described, detail: "no host") }
-        let addresses = AddressClassifier.classify(host) != nil ? [host] : resolve(host)
-        guard !addresses.isEmpty else { throw .connectionFailed(source: described, detail: "host not found") }
-        for address in addresses {
-            let kind = AddressClassifier.classify(address) ?? .reserved
-            if !kind.isAllowed(allowLoopback: allowLoopback) {
-                throw .redirectRefused(source: described, detail: "\(kind.rawValue) addresses are refused")
-            }
+        guard isAllowed(url.absoluteString) else {
+            throw .redirectRefused(source: url.host ?? "source", detail: "not in the allowed sources")
         }
     }
 
-    private func checkAllowlist(_ url: String) throws(ServerError) {
-        guard !allowedPrefixes.isEmpty else { return }
-        guard allowedPrefixes.contains(where: { url.hasPrefix($0) }) else {
-            throw .forbidden("source: not in the allowed sources")
+    /// The SSRF guard: the check of every address a hop's host resolves to, before connecting.
+    func checkAddress(_ address: String, host: String) throws(DataLoadingError) {
+        let kind = AddressClassifier.classify(address) ?? .reserved
+        guard kind.isAllowed(allowLoopback: allowLoopback) else {
+            throw .redirectRefused(source: host, detail: "\(kind.rawValue) addresses are refused")
         }
+    }
+
+    /// The connection guard for the HTTP loader: this policy's address check, on this policy's resolver.
+    var connectionGuard: ConnectionGuard {
+        let policy = self
+        return ConnectionGuard(resolver: resolver) { address, host throws(DataLoadingError) in try policy.checkAddress(address, host: host) }
+    }
+
+    /// Whether `url` matches an allowed prefix (any, when none are set).
+    func isAllowed(_ url: String) -> Bool {
+        allowedPrefixes.isEmpty || allowedPrefixes.contains { Self.matches(url, prefix: $0) }
+    }
+
+    /// Whether `url` starts with `prefix`, where `*` in the prefix matches any run of
+    /// characters but `/` (imgproxy's `IMGPROXY_ALLOWED_SOURCES`).
+    static func matches(_ url: String, prefix: String) -> Bool {
+        var text = Substring(url)
+        var parts = prefix.split(separator: "*", omittingEmptySubsequences: false)[...]
+        guard let first = parts.popFirst(), text.hasPrefix(first) else { return false }
+        text = text.dropFirst(first.count)
+        for part in parts {
+            // `*` takes the shortest run before `part` within the current path segment.
+            var candidate = text
+            while !candidate.hasPrefix(part) {
+                guard let next = candidate.first, next != "/" else { return false }
+                candidate = candidate.dropFirst()
+            }
+            text = candidate.dropFirst(part.count)
+        }
+        return true
     }
 
     /// `local:///a/b.jpg` → `<root>/a/b.jpg`, refused when the resolved path (symlinks
@@ -86,29 +108,5 @@ struct SourcePolicy: Sendable {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    /// Every address `host` resolves to, through the system resolver.
-    @Sendable static func systemResolve(_ host: String) -> [String] {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &list) == 0 else { return [] }
-        defer { freeaddrinfo(list) }
-        var addresses: [String] = []
-        var node = list
-        while let entry = node?.pointee {
-            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            if getnameinfo(entry.ai_addr, entry.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 {
-                addresses.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-            }
-            node = entry.ai_next
-        }
-        return addresses
     }
 }
