@@ -89,6 +89,7 @@ let package = Package(
                 "Imagery",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
@@ -230,6 +231,7 @@ let package = Package(
             dependencies: [
                 "Imagery",
                 "ImageryCodecs",
+                "ImageryDiskCache",
                 "ImageryTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],

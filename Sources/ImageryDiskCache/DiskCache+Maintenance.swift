@@ -1,3 +1,4 @@
+import Metrics
 import Foundation
 import GRDB
 import Imagery
@@ -101,6 +102,7 @@ extension DiskCache {
         }) ?? []
         for case let file? in removed { blobs.remove(file) }
         let total = ((try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry") }) ?? nil) ?? 0
+        metrics.evictions.increment(by: removed.count)
         state.withLock { state in
             state.statistics.diskEvictions += removed.count
             state.approximateSize = total

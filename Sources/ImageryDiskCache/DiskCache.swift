@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Imagery
 import Logging
+import Metrics
 
 /// The disk tier: entries in one SQLite database (WAL mode, through GRDB) in a directory you
 /// choose, each with a checksum, bounded by size (least recently used out) and optionally by age.
@@ -37,6 +38,9 @@ public final class DiskCache: DataCaching {
         public var lockTimeout: Duration = .seconds(10)
         /// Where failures are reported (one warning, then counted). Default: label `"imagery.disk-cache"`.
         public var logger = Logger(label: "imagery.disk-cache")
+        /// The prefix of its swift-metrics counters (`imagery_disk_evictions_total`,
+        /// `imagery_disk_rejected_total`, `imagery_disk_failures_total`). Default: `"imagery"`.
+        public var metricsPrefix = "imagery"
         /// The wall clock (entries outlive the process, so this is not a monotonic clock);
         /// tests inject one they control. Default: `Date()`.
         public var now: @Sendable () -> Date = { Date() }
@@ -55,6 +59,7 @@ public final class DiskCache: DataCaching {
     let pool: DatabasePool
     let blobs: BlobFiles
     let state = Locked(State())
+    let metrics: DiskCacheMetrics
 
     struct State {
         var statistics = ImagePipeline.Statistics()
@@ -71,6 +76,7 @@ public final class DiskCache: DataCaching {
     public init(directory: String, configuration: Configuration = Configuration()) throws(DiskCacheError) {
         self.directory = directory
         self.configuration = configuration
+        self.metrics = DiskCacheMetrics(prefix: configuration.metricsPrefix)
         let path = (directory as NSString).appendingPathComponent("cache.sqlite")
         blobs = BlobFiles(directory: (directory as NSString).appendingPathComponent("blobs"))
         // A good cache in a directory this process may not write (a read-only mount, a cache
@@ -182,6 +188,7 @@ public final class DiskCache: DataCaching {
             state.statistics.diskFailures += 1
             return state.statistics.diskFailures == 1
         }
+        metrics.failures.increment()
         if first {
             configuration.logger.warning(
                 "disk cache \(operation) failed; the pipeline carries on from memory and the source",
@@ -221,6 +228,7 @@ public final class DiskCache: DataCaching {
         }
         guard let bytes else {
             state.withLock { $0.statistics.diskRejected += 1 }
+            metrics.rejected.increment()
             await removeEntry(key, matching: row)
             return nil
         }

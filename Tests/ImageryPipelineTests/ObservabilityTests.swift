@@ -1,6 +1,7 @@
 import Foundation
 @testable import Imagery
 import ImageryCodecs
+@testable import ImageryDiskCache
 import ImageryTestSupport
 import Logging
 import Metrics
@@ -57,7 +58,7 @@ struct ObservabilityTests {
         #expect(logged.allSatisfy { $0.0 <= .debug }, "logged above debug: \(logged)")
     }
 
-    @Test("Disk writes, hits and evictions reach pipeline.statistics and swift-metrics")
+    @Test("Disk writes and hits reach pipeline.statistics and swift-metrics; the tier's own counts pass through")
     func diskCounters() async throws {
         let metrics = Self.metrics
         let disk = MemoryDataCache()
@@ -78,6 +79,39 @@ struct ObservabilityTests {
         #expect(stats.diskEvictions == 7)   // what the cache reports, passed through
         #expect(try metrics.expectCounter("observability_disk_disk_writes_total").totalValue == 1)
         #expect(try metrics.expectCounter("observability_disk_disk_hits_total").totalValue == 1)
+    }
+
+    @Test("Each cache counts its own evictions, in its statistics and in swift-metrics")
+    func evictions() async throws {
+        let metrics = Self.metrics
+        // Given a memory cache of one entry, and two images through it
+        let cache = ImageCache(countLimit: 1, metricsPrefix: "observability_evict")
+        let pipeline = ImagePipeline(configuration: .standard.with {
+            $0.imageCache = cache
+            $0.metricsPrefix = "observability_evict"
+        })
+        _ = try await pipeline.image(for: ImageRequest(source: .custom(id: "evict-1") { Fixtures.gif }))
+        _ = try await pipeline.image(for: ImageRequest(source: .custom(id: "evict-2") { Fixtures.gif }))
+        // Then the first was evicted, and the cache said so
+        #expect(cache.evictionCount == 1)
+        #expect(pipeline.statistics.memoryEvictions == 1)
+        #expect(try metrics.expectCounter("observability_evict_memory_evictions_total").totalValue == 1)
+
+        // Given a disk cache of 1,000 bytes, and three entries of 600
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-evictions-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = DiskCache.Configuration()
+        configuration.sizeLimit = 1_000
+        configuration.metricsPrefix = "observability_evict"
+        let disk = try DiskCache(directory: directory.path, configuration: configuration)
+        for index in 0..<3 {
+            await disk.storeData([UInt8](repeating: UInt8(index), count: 600), for: "k\(index)")
+            await disk.trim()
+        }
+        // Then it evicted to fit, and its counter says how many
+        let evicted = disk.statistics.diskEvictions
+        #expect(evicted >= 2)
+        #expect(try metrics.expectCounter("observability_evict_disk_evictions_total").totalValue == Int64(evicted))
     }
 
     @Test("A server that stops sending times out with a typed error")

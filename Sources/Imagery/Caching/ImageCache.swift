@@ -1,4 +1,6 @@
 import Foundation
+import Metrics
+import Synchronization
 
 /// The memory cache: processed images by ``ImageCacheKey``, least recently used first out,
 /// bounded by total byte cost and by count, with an optional time to live.
@@ -23,6 +25,9 @@ public final class ImageCache: Sendable {
 
     private let storage: Locked<LRUStorage<ImageCacheKey, ImageResponse>>
     private let now: @Sendable () -> ContinuousClock.Instant
+    /// The cache's own counts: evictions are the cache's business, not its callers'.
+    private let evictions = Atomic<Int>(0)
+    private let evictionCounter: Counter
 
     /// The default cost limit: 15% of physical memory, at most 1 GiB. An app's decoded
     /// images are its largest memory user; more than this tends to invite the system's
@@ -39,18 +44,25 @@ public final class ImageCache: Sendable {
     ///   - countLimit: entries kept. Default: 1,000.
     ///   - timeToLive: how long an entry is served after it was stored. Default: `nil`, forever.
     ///   - now: the clock for the time to live; tests inject one they control.
+    ///   - metricsPrefix: the prefix of its swift-metrics counter, `imagery_memory_evictions_total`.
+    ///     Default: `"imagery"`.
     public init(
         costLimit: Int = ImageCache.defaultCostLimit,
         countLimit: Int = 1000,
         timeToLive: Duration? = nil,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        metricsPrefix: String = "imagery"
     ) {
         self.costLimit = costLimit
         self.countLimit = countLimit
         self.timeToLive = timeToLive
         self.now = now
         self.storage = Locked(LRUStorage())
+        self.evictionCounter = Counter(label: "\(metricsPrefix)_memory_evictions_total")
     }
+
+    /// Entries evicted to stay within the cost and count limits, since the cache was made.
+    public var evictionCount: Int { evictions.load(ordering: .relaxed) }
 
     /// The cached response for `key` (with ``ImageResponse/Origin/memory``), marking it most
     /// recently used; `nil` if absent or expired. Setting `nil` removes the entry. O(1).
@@ -75,9 +87,13 @@ public final class ImageCache: Sendable {
         let cost = response.image.pixels.count
         guard cost <= costLimit else { return }
         let expiry = timeToLive.map { now() + $0 }
-        storage.withLock { storage in
+        let evicted = storage.withLock { storage in
             storage.insert(response, for: key, cost: cost, expiry: expiry)
-            storage.trim(costLimit: costLimit, countLimit: countLimit)
+            return storage.trim(costLimit: costLimit, countLimit: countLimit)
+        }
+        if evicted > 0 {
+            evictions.add(evicted, ordering: .relaxed)
+            evictionCounter.increment(by: evicted)
         }
     }
 

@@ -63,11 +63,15 @@ struct LRUStorage<Key: Hashable, Value> {
         return value
     }
 
-    /// Evicts least recently used entries until both limits hold.
-    mutating func trim(costLimit: Int, countLimit: Int) {
+    /// Evicts least recently used entries until both limits hold; returns how many left.
+    @discardableResult
+    mutating func trim(costLimit: Int, countLimit: Int) -> Int {
+        var evicted = 0
         while tail >= 0, totalCost > costLimit || index.count > countLimit {
             removeSlot(tail)
+            evicted += 1
         }
+        return evicted
     }
 
     mutating func removeAll() {

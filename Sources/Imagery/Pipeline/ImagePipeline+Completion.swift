@@ -21,10 +21,9 @@ extension ImagePipeline {
         queue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<ImageResponse, ImagePipelineError>) -> Void
     ) -> ImageTask {
-        stats.recordRequest()
-        let task = ImageTask(request: routed(request), graph: graph)
-        task.observe(events: nil, finish: { outcome in queue.async { completion(outcome) } })
-        start(task)
-        return task
+        start(request) { task in
+            task.observe(events: nil, finish: { outcome in queue.async { completion(outcome) } })
+            return true
+        }
     }
 }

@@ -26,8 +26,9 @@ extension ImagePipeline {
     /// ```
     nonisolated(nonsending)
     public func data(for request: ImageRequest) async throws(ImagePipelineError) -> Data {
+        // Not routed: it asks for the original bytes.
         stats.recordRequest()
-        let task = DataTask(request: request)
+        let task = DataTask(request: request, sourceKey: Self.cacheKey(for: request, loader: loader).sourceKey)
         let graph = self.graph
         let outcome = await withTaskCancellationHandler {
             await graph.startData(task)

@@ -58,18 +58,16 @@ extension ImagePipeline {
 
     /// `nil` when the image was already cached.
     private func prefetchOne(_ request: ImageRequest, ticket: PrefetchRegistry.Ticket) async -> ImageTask.Outcome? {
-        var request = routed(request)   // once: routing signs a URL; a routed request is not routed again
-        if cachedImage(for: request) != nil { return nil }
+        var request = request
         request.priority = min(request.priority, .low)
-        stats.recordRequest()
-        let task = ImageTask(request: request, graph: graph)
-        guard prefetches.attach(task, to: ticket) else { return .failure(.cancelled) }
-        start(task)
-        return await withTaskCancellationHandler {
+        let task = start(request) { prefetches.attach($0, to: ticket) }
+        let outcome = await withTaskCancellationHandler {
             await task.outcome()
         } onCancel: {
             task.cancel()
         }
+        if case let .success(response) = outcome, response.origin == .memory { return nil }
+        return outcome
     }
 }
 

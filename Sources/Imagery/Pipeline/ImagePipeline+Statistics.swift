@@ -19,6 +19,8 @@ extension ImagePipeline {
         public var coalesced = 0
         /// Requests answered from the memory cache.
         public var memoryHits = 0
+        /// Entries the memory cache evicted to stay within its limits (its own count).
+        public var memoryEvictions = 0
         /// Downloads started (a file read or closure call counts as one).
         public var downloads = 0
         /// Bytes the downloads returned.

@@ -67,6 +67,7 @@ public final class ImagePipeline: Sendable {
     /// rejections, misses and failures.
     public var statistics: Statistics {
         var snapshot = stats.snapshot
+        snapshot.memoryEvictions = cache?.evictionCount ?? 0
         if let disk = configuration.dataCache?.statistics {
             snapshot.diskMisses = disk.diskMisses
             snapshot.diskEvictions = disk.diskEvictions
@@ -150,13 +151,9 @@ public final class ImagePipeline: Sendable {
     /// ```
     nonisolated(nonsending)
     public func image(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
-        stats.recordRequest()
-        let request = routed(request)   // once: routing signs a URL; a routed request is not routed again
-        if let hit = memoryHit(for: request) { return hit }
-        let task = ImageTask(request: request, graph: graph)
+        let task = start(request)
         let outcome = await withTaskCancellationHandler {
-            await graph.start(task)
-            return await task.outcome()
+            await task.outcome()
         } onCancel: {
             task.cancel()
         }
@@ -172,10 +169,7 @@ public final class ImagePipeline: Sendable {
     /// let response = try await task.response
     /// ```
     public func imageTask(with request: ImageRequest) -> ImageTask {
-        stats.recordRequest()
-        let task = ImageTask(request: routed(request), graph: graph)
-        start(task)
-        return task
+        start(request)
     }
 
     /// Progress of the shared download, then the image, as an async sequence that throws
@@ -190,18 +184,18 @@ public final class ImagePipeline: Sendable {
     /// }
     /// ```
     public func events(for request: ImageRequest) -> ImageTask.Events {
-        stats.recordRequest()
-        let task = ImageTask(request: routed(request), graph: graph)
         let stream = AsyncStream<ImageTask.Events.Item> { continuation in
-            task.observe(
-                events: { continuation.yield(.event($0)) },
-                finish: { outcome in
-                    if case let .failure(error) = outcome { continuation.yield(.failure(error)) }
-                    continuation.finish()
-                }
-            )
+            let task = start(request) { task in
+                task.observe(
+                    events: { continuation.yield(.event($0)) },
+                    finish: { outcome in
+                        if case let .failure(error) = outcome { continuation.yield(.failure(error)) }
+                        continuation.finish()
+                    }
+                )
+                return true
+            }
             continuation.onTermination = { _ in task.cancel() }
-            start(task)
         }
         return ImageTask.Events(stream: stream)
     }
@@ -214,11 +208,10 @@ public final class ImagePipeline: Sendable {
         onEvent: @escaping @Sendable (ImageTask.Event) -> Void,
         onFinish: @escaping @Sendable (Result<ImageResponse, ImagePipelineError>) -> Void
     ) -> ImageTask {
-        stats.recordRequest()
-        let task = ImageTask(request: routed(request), graph: graph)
-        task.observe(events: onEvent, finish: onFinish)
-        start(task)
-        return task
+        start(request) { task in
+            task.observe(events: onEvent, finish: onFinish)
+            return true
+        }
     }
 
     /// Waits until no download, decode or disk write is queued or running.
@@ -228,18 +221,28 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Internals
 
-    private func memoryHit(for request: ImageRequest) -> ImageResponse? {
-        guard let hit = cachedImage(for: request) else { return nil }
-        stats.recordMemoryHit()
-        return hit
-    }
-
-    /// Answers a memory hit on the spot; otherwise hands the task to the graph.
-    func start(_ task: ImageTask) {
-        if let hit = memoryHit(for: task.request) {
-            task.finish(.success(hit))
-            return
+    /// The one way every image task starts (``image(for:)-(ImageRequest)``, ``imageTask(with:)``,
+    /// ``events(for:)``, the completion bridge, prefetching and the view model): the request is
+    /// counted, routed and keyed once; `prepare` sets the task up before anything can report
+    /// (returning `false` cancels it unstarted); a memory hit finishes it on the spot, and any
+    /// other task goes to the graph with its key.
+    @discardableResult
+    func start(_ request: ImageRequest, prepare: (ImageTask) -> Bool = { _ in true }) -> ImageTask {
+        stats.recordRequest()
+        let routed = routed(request)   // once: routing signs a URL; a routed request is not routed again
+        let key = Self.cacheKey(for: routed, loader: loader)
+        let task = ImageTask(request: routed, key: key, graph: graph)
+        guard prepare(task) else {
+            stats.recordFailure(kind: "cancelled")
+            task.finish(.failure(.cancelled))
+            return task
         }
-        Task { @PipelineActor [graph] in graph.start(task) }
+        if let hit = cachedImage(for: routed, key: key) {
+            stats.recordMemoryHit()
+            task.finish(.success(hit))
+        } else {
+            Task { @PipelineActor [graph] in graph.start(task) }
+        }
+        return task
     }
 }

@@ -36,16 +36,19 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Unique within the process.
     public let id: UInt64
-    /// The request as it was made.
+    /// The request as it is loaded (after ``ImagePipeline/Configuration/requestRouter``).
     public let request: ImageRequest
+    /// The request's key, computed once when the task was made.
+    let key: ImageCacheKey
     private let graph: PipelineGraph
     private let state: Locked<State>
 
     private static let counter = Atomic<UInt64>(0)
 
-    init(request: ImageRequest, graph: PipelineGraph) {
+    init(request: ImageRequest, key: ImageCacheKey, graph: PipelineGraph) {
         self.id = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         self.request = request
+        self.key = key
         self.graph = graph
         self.state = Locked(State(priority: request.priority))
     }

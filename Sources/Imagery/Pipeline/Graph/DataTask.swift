@@ -12,13 +12,16 @@ final class DataTask: Sendable {
 
     let id: UInt64
     let request: ImageRequest
+    /// The source's key, computed once when the task was made.
+    let sourceKey: String
     private let state = Locked(State())
 
     private static let counter = Atomic<UInt64>(0)
 
-    init(request: ImageRequest) {
+    init(request: ImageRequest, sourceKey: String) {
         self.id = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         self.request = request
+        self.sourceKey = sourceKey
     }
 
     var priority: ImageRequest.Priority { request.priority }

@@ -58,14 +58,9 @@ final class PipelineGraph {
     func start(_ task: ImageTask) {
         defer { checkProbes() }
         guard !task.isFinished else { return }
+        // The memory cache was read once, when the task was made (ImagePipeline.start).
         let request = task.request
-        let key = ImagePipeline.cacheKey(for: request, loader: loader)
-        if !request.options.contains(.skipMemoryCacheRead), let hit = cache?[key], hit.fits(request) {
-            statistics.recordMemoryHit()
-            task.finish(.success(hit))
-            return
-        }
-        registered[task.id] = joinProcess(request, key: key, priority: task.priority, writes: writes(for: request)) { [unowned self] event in
+        registered[task.id] = joinProcess(request, key: task.key, priority: task.priority, writes: writes(for: request)) { [unowned self] event in
             switch event {
             case let .progress(progress):
                 task.report(progress)
@@ -98,9 +93,8 @@ final class PipelineGraph {
         defer { checkProbes() }
         guard !task.isFinished else { return }
         let request = task.request
-        let sourceKey = ImagePipeline.cacheKey(for: request, loader: loader).sourceKey
         let readsDisk = disk.map { $0.readsOriginal(forData: request) } ?? false
-        let key = FetchKey(source: sourceKey, readsDisk: readsDisk)
+        let key = FetchKey(source: task.sourceKey, readsDisk: readsDisk)
         let writes: Writes = disk?.writesOriginal(forData: request) == true ? .originalOnDisk : []
         dataRegistered[task.id] = joinFetch(key, source: request.source, priority: task.priority, writes: writes) { [unowned self] event in
             guard case let .finished(outcome) = event else { return }
