@@ -5,11 +5,13 @@ Usage: scripts/check-demo-page.py http://127.0.0.1:PORT/ [screenshot.png]
 
 Prints one JSON object: {"images": N, "loaded": N, "broken": [src, ...], "title": "..."}, and
 exits 0 when the page has images and all of them loaded (naturalWidth > 0), 1 when any did not,
-2 when the browser could not be started. Only the given loopback URL is visited; the page's own
+2 when the browser could not be started in two attempts (the output says why each failed). Only the given loopback URL is visited; the page's own
 images are served by the same server.
 """
 import json
+import os
 import sys
+import tempfile
 from urllib.parse import urlparse
 
 from selenium import webdriver
@@ -30,6 +32,27 @@ return {
 """
 
 
+def start(options):
+    """Starts Chromium through chromedriver, trying twice: a loaded machine sometimes misses the
+    driver's start-up window once. Returns the driver, or None and why each attempt failed (the
+    error and the last lines of chromedriver's log)."""
+    failures = []
+    for attempt in (1, 2):
+        with tempfile.NamedTemporaryFile(prefix="chromedriver-", suffix=".log", delete=False) as log:
+            log_path = log.name
+        try:
+            service = Service("/usr/bin/chromedriver", log_output=log_path)
+            return webdriver.Chrome(options=options, service=service), failures
+        except Exception as error:  # noqa: BLE001 - any failure to start is reported, not raised
+            first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+            with open(log_path, encoding="utf-8", errors="replace") as log:
+                tail = [line.strip() for line in log.read().splitlines()[-3:]]
+            failures.append({"attempt": attempt, "error": first_line, "chromedriver_log": tail})
+        finally:
+            os.unlink(log_path)
+    return None, failures
+
+
 def main() -> int:
     url = sys.argv[1]
     host = urlparse(url).hostname
@@ -42,10 +65,9 @@ def main() -> int:
                  "--no-first-run", "--disable-background-networking", "--disable-extensions",
                  "--disable-component-update", "--disable-sync", "--disable-default-apps"):
         options.add_argument(flag)
-    try:
-        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-    except Exception as error:  # noqa: BLE001 - any failure to start is reported, not raised
-        print(json.dumps({"error": f"could not start chromium: {error}".splitlines()[0]}))
+    driver, failures = start(options)
+    if driver is None:
+        print(json.dumps({"error": "could not start chromium", "attempts": failures}))
         return 2
     try:
         driver.set_page_load_timeout(120)

@@ -103,7 +103,7 @@ package struct ServerApplication: Sendable {
             pipeline: pipeline, writes: writes, http: http, announces: configuration.cacheDirectory != nil, logger: logger
         )
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: drain), .init(service: app)],
+            services: [.init(service: drain), .init(service: AnnouncedServer(server: app, logger: logger))],
             gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger
         ))
         try await group.run()

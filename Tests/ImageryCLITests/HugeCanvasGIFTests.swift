@@ -29,7 +29,7 @@ struct HugeCanvasGIFTests {
         }
     }
 
-    @Test("imagery thumbnail of it stays within 64 MB of the idle process's peak memory",
+    @Test("imagery thumbnail of it stays within 64 MB of the idle process's peak memory", .tags(.integration), .offUnderSanitizer,
           .enabled(if: ChildProcess.executable("imagery") != nil, "the imagery executable is not beside the test bundle"))
     func peakMemory() async throws {
         let imagery = try #require(ChildProcess.executable("imagery"))

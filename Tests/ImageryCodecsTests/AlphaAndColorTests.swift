@@ -27,10 +27,30 @@ import ImageryCodecs
         #expect(alphas.count > 100, "the arc fades through many alpha levels")
     }
 
-    @Test func gifTransparencyAndPalette() throws {
+    @Test func gifPalette() throws {
         let gif = try ImageDecoder().decode(TestImages.bytes("gif_static_objects_256x171.gif"))
         #expect(gif.width == 256 && gif.height == 171)
         #expect(Set(stride(from: 0, to: gif.pixels.count, by: 4).map { gif.pixels[$0] }).count > 1)
+    }
+
+    /// The GIF was made from the PNG (MANIFEST.tsv): every pixel whose alpha is under 128 there
+    /// is the transparent index here.
+    @Test func gifTransparentIndexIsTransparent() throws {
+        let gif = try ImageDecoder().decode(TestImages.bytes("gif_trns_debianlogo_256x256.gif")).withStraightAlpha()
+        let png = try TestImages.decodePNG("png_pal8_trns_debianlogo_256x256.png").withStraightAlpha()
+        try #require(gif.width == png.width && gif.height == png.height)
+        #expect(gif.hasTransparency)
+        var transparent = 0, mismatched = 0
+        for y in 0..<gif.height {
+            for x in 0..<gif.width {
+                let alpha = gif.pixel(x: x, y: y).alpha
+                #expect(alpha == 0 || alpha == 255)
+                if alpha == 0 { transparent += 1 }
+                if (alpha == 0) != (png.pixel(x: x, y: y).alpha < 128) { mismatched += 1 }
+            }
+        }
+        #expect(transparent == 58_420)   // counted by the script that made the file
+        #expect(mismatched == 0)
     }
 
     /// The CMYK file was separated from an RGB photo (ImageMagick, Adobe-inverted CMYK).

@@ -35,6 +35,16 @@ import Glibc
             #expect(!bitmap.hasTransparency || bitmap.pixel(x: 0, y: 0).alpha == 0)
         } catch {
             #expect(policy == .strict, "a lenient decode should return the (empty) canvas: \(error)")
+            #expect(Self.isDamage(error, in: .gif), "a strict decode says the GIF is damaged: \(error)")
+        }
+    }
+
+    /// Whether `error` says the data is damaged, truncated or corrupt (in `format`, when given):
+    /// the answer for a bad file, as opposed to a bad request or an encoder failure.
+    static func isDamage(_ error: ImageError, in format: ImageFormat? = nil) -> Bool {
+        switch error {
+        case let .truncated(found, _), let .corrupt(found, _): format.map { $0 == found } ?? true
+        default: false
         }
     }
 
@@ -163,6 +173,12 @@ import Glibc
                 #expect(bitmap.pixels.count == bitmap.bytesPerRow * bitmap.height)
             } catch {
                 failures += 1
+                // Damage, or a header the mutation made unrecognisable or too large: what a bad
+                // file gets, never a request or encoder error.
+                switch error {
+                case .truncated, .corrupt, .unrecognizedFormat, .unsupportedFormat, .tooLarge: break
+                case .emptyData, .encodingFailed, .invalidRequest, .processorFailed: Issue.record("mutated data gave \(error)")
+                }
                 #expect(!error.description.isEmpty)
             }
         }

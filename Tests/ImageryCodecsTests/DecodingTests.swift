@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Imagery
 import ImageryCodecs
@@ -22,6 +23,16 @@ import ImageryCodecs
         #expect(bitmap.orientation == .up)
         #expect(bitmap.metadata.warnings.isEmpty)
         #expect(bitmap.alphaMode != .premultiplied)
+    }
+
+    @Test("The manifests behind the parameterised tests list what is there: an empty list would pass them all")
+    func manifestsAreComplete() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: TestImages.bundled.path)
+            .filter { !$0.hasPrefix("reference_") && $0 != "MANIFEST.tsv" }
+        #expect(files.count >= 15)
+        #expect(Set(TestImages.bundledEntries.map(\.file)) == Set(files))
+        #expect(ImageHeaderTests.files.count >= files.count)   // the references have sizes in their names too
+        if TestImages.corpusIsAvailable { #expect(TestImages.corpusEntries.count >= 10) }
     }
 
     @Test(arguments: TestImages.bundledEntries)

@@ -51,6 +51,9 @@ struct ProcessingReferenceTests {
         let result = try ImageProcessors.Background(color: .white).process(logo)
         let expected = try TestImages.decodePNG("reference_processing_flatten_white.png")
         #expect(result.alphaMode == .opaque)
+        // zip stops at the shorter: the sizes must match for the comparison to cover every pixel.
+        try #require(result.width == expected.width && result.height == expected.height)
+        try #require(result.packedPixels.count == expected.packedPixels.count)
         let largest = zip(result.packedPixels, expected.packedPixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(largest <= 1)
     }
@@ -82,7 +85,7 @@ struct ProcessingReferenceTests {
     func circle() throws {
         let result = try ImageProcessors.Circle().process(rocket)
         let expected = try TestImages.decodePNG("reference_processing_circle_80x80.png")
-        #expect(result.width == 80 && result.height == 80)
+        try #require(result.width == 80 && result.height == 80 && expected.width == 80 && expected.height == 80)
         let alpha = { (bitmap: Bitmap) in stride(from: 3, to: bitmap.packedPixels.count, by: 4).map { Int(bitmap.packedPixels[$0]) } }
         let (a, b) = (alpha(result), alpha(expected))
         let mse = Double(zip(a, b).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)) / Double(a.count)

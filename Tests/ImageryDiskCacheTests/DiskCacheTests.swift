@@ -25,7 +25,7 @@ func rawDatabase(_ path: String) throws -> DatabaseQueue {
     return try DatabaseQueue(path: path, configuration: configuration)
 }
 
-@Suite
+@Suite(.timeLimit(.minutes(5)))
 struct DiskCacheTests {
     let directory = TemporaryDirectory()
 
@@ -184,7 +184,7 @@ struct DiskCacheTests {
     }
 }
 
-@Suite
+@Suite(.timeLimit(.minutes(5)))
 struct BlobFileTests {
     let directory = TemporaryDirectory()
 

@@ -5,7 +5,7 @@ import ImageryCodecs
 @testable import ImageryDiskCache
 import Testing
 
-@Suite
+@Suite(.timeLimit(.minutes(5)))
 struct PipelineDiskTests {
     let directory = TemporaryDirectory()
 

@@ -62,9 +62,8 @@ struct HTTPClientDataLoaderTests {
         await server.events.wait(for: "closed:/huge.jpg")
     }
 
-    @Test("An endless body at loopback speed fails at the limit, within twice the limit of memory, and the connection closes",
-          .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"),
-          .disabled(if: Sanitizer.isActive, "a sanitizer's runtime is in the child's figures; the uninstrumented runs check them"))
+    @Test("An endless body at loopback speed fails at the limit, within twice the limit of memory, and the connection closes", .tags(.integration), .offUnderSanitizer,
+          .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"))
     func endlessBodyMemory() async throws {
         let probe = try #require(Self.probe)
         let server = try TestHTTPServer { request in
@@ -125,9 +124,8 @@ struct HTTPClientDataLoaderTests {
         #expect(server.hits("/trickle.jpg") == 1)
     }
 
-    @Test("Waiting on a server that never answers costs almost no CPU",
-          .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"),
-          .disabled(if: Sanitizer.isActive, "a sanitizer's runtime is in the child's figures; the uninstrumented runs check them"))
+    @Test("Waiting on a server that never answers costs almost no CPU", .tags(.integration), .offUnderSanitizer,
+          .enabled(if: probe != nil, "the imagery-load-probe executable is not beside the test bundle"))
     func silentServerCPU() async throws {
         let probe = try #require(Self.probe)
         let server = try TestHTTPServer { _ in .silent }

@@ -58,7 +58,7 @@ struct DemoPageTests {
         #expect(!reply.text.contains("<html"))
     }
 
-    @Test("In headless Chromium every image on the page loads (naturalWidth > 0)",
+    @Test("In headless Chromium every image on the page loads (naturalWidth > 0)", .tags(.integration), .offUnderSanitizer,
           .enabled(if: HeadlessBrowser.isAvailable, "needs /usr/bin/chromium, /usr/bin/chromedriver and python3's selenium (.ci/run installs them)"))
     func browserLoadsEveryImage() async throws {
         let server = try await Self.demoServer()
@@ -116,8 +116,13 @@ enum HeadlessBrowser {
         try process.run()
         // The script prints one short line, far below a pipe's buffer, so reading after the
         // exit cannot deadlock.
-        var statuses = exited.stream.makeAsyncIterator()
-        let status = await statuses.next() ?? -1
+        // A cancelled test (its suite's time limit) stops the browser, which ends the wait.
+        let status = await withTaskCancellationHandler {
+            var statuses = exited.stream.makeAsyncIterator()
+            return await statuses.next() ?? -1
+        } onCancel: {
+            process.terminate()
+        }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (status, text.trimmingCharacters(in: .whitespacesAndNewlines))
     }

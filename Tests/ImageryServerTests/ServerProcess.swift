@@ -102,13 +102,18 @@ final class ServerProcess: Sendable {
         if process.isRunning { signal(SIGKILL) }
     }
 
-    /// Waits for the process to end, off the cooperative pool.
+    /// Waits for the process to end, off the cooperative pool; a cancelled test (its suite's
+    /// time limit) kills it, which ends the wait.
     func exitCode() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                self.process.waitUntilExit()
-                continuation.resume(returning: self.process.terminationStatus)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    self.process.waitUntilExit()
+                    continuation.resume(returning: self.process.terminationStatus)
+                }
             }
+        } onCancel: {
+            self.kill()
         }
     }
 }

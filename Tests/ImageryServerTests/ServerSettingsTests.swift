@@ -5,7 +5,7 @@ import Testing
 
 /// `imagery-server`'s settings: every one from every source, precedence, imgproxy's names,
 /// and every refusal naming the setting, its source and why.
-@Suite("imagery-server settings")
+@Suite("imagery-server settings", .timeLimit(.minutes(5)))
 struct ServerSettingsTests {
     /// A valid value other than the default for every setting, as text, and how it shows.
     static let samples: [String: (value: String, shown: String)] = [
@@ -178,7 +178,7 @@ struct ServerSettingsTests {
         #expect(loaded.warnings == ["IMAGERY_PROT is not a setting of imagery-server; it is ignored"])
     }
 
-    @Test("The executable exits 64 on a bad setting, before it listens",
+    @Test("The executable exits 64 on a bad setting, before it listens", .tags(.integration), .offUnderSanitizer,
           .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests"))
     func exitCode() async throws {
         let server = try #require(ChildProcess.executable("imagery-server"))

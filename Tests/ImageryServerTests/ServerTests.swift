@@ -312,12 +312,32 @@ struct ServerTests {
         #expect(origin.hits("/rocket.jpg") == 2)   // once for the app's own pipeline, once for the server
     }
 
-    @Test("/health answers while images are served")
-    func health() async throws {
-        let server = try await ServerHarness.start()
+    @Test("/health and /metrics answer while the image queue is full and its requests wait on the origin")
+    func healthUnderLoad() async throws {
+        let gate = Gate()
+        let origin = try Self.origin(gate: gate)
+        defer { origin.stop() }
+        let server = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.maximumQueue = 2
+        }
         defer { server.cancel() }
-        let reply = try await server.get("/health")
-        #expect(reply.status == 200 && reply.text == "ok\n")
+
+        // Given the queue full: two images held at the origin, a third refused
+        async let first = server.get(Self.plain(origin, "/rocket.jpg", options: "w:11"))
+        async let second = server.get(Self.plain(origin, "/rocket.jpg", options: "w:12"))
+        await server.server.pipeline.graph.waitUntil { $0.registeredCount == 2 }
+        #expect(try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:13")).status == 503)
+
+        // Then the orchestrator's checks are answered meanwhile
+        let health = try await server.get("/health")
+        #expect(health.status == 200 && health.text == "ok\n")
+        let metrics = try await server.get("/metrics")
+        #expect(metrics.status == 200 && metrics.text.contains("imagery_image_requests_queued 2"))
+        #expect(await server.server.pipeline.graph.registeredCount == 2)   // the images still wait
+        gate.open()
+        #expect(try await first.status == 200)
+        #expect(try await second.status == 200)
     }
 }
 

@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 /// The `imagery-server` executable itself, as a child process on 127.0.0.1, stopped by its PID.
-@Suite("imagery-server as a process", .timeLimit(.minutes(3)))
+@Suite("imagery-server as a process", .tags(.integration), .offUnderSanitizer, .timeLimit(.minutes(3)))
 struct ShutdownTests {
     @Test(
         "SIGTERM lets every in-flight request finish, then the process exits 0",
@@ -25,7 +25,8 @@ struct ShutdownTests {
             request.path.hasPrefix("/held-") ? .gated(Fixtures.rocket, gate: gate) : .status(404)
         }
         defer { origin.stop() }
-        let server = try ServerProcess.start(["--port", "0", "--allow-loopback-sources", "--upstream-timeout", "300"])
+        let shuttingDown = "shutting down"
+        let server = try ServerProcess.start(["--port", "0", "--allow-loopback-sources", "--upstream-timeout", "300"], watching: [shuttingDown])
         defer { server.kill() }
         let port = try await server.port()
 
@@ -47,6 +48,9 @@ struct ShutdownTests {
         }
         for index in 1...3 { await origin.events.wait(for: "request:/held-\(index).jpg") }
         server.signal(SIGTERM)
+        // The gate opens only once the server has begun shutting down, so the three requests
+        // are still in flight while it does.
+        #expect(await server.line(containing: shuttingDown), "the server never began shutting down")
         gate.open()
 
         // Then all three are answered in full, and the process ends cleanly

@@ -52,7 +52,7 @@ package enum ChildProcess {
 
     /// Runs `executable` with `arguments`, its standard output to the file `output` (or
     /// discarded) and its standard error discarded, on a thread of its own (the wait blocks),
-    /// and returns once it has exited.
+    /// and returns once it has exited (killed if the calling task is cancelled first).
     package static func run(_ executable: String, _ arguments: [String], output: String = "/dev/null") async throws -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -66,7 +66,16 @@ package enum ChildProcess {
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
         let child = pid
-        return await withCheckedContinuation { continuation in
+        // A cancelled test (its suite's time limit) kills the child, which ends the wait.
+        return await withTaskCancellationHandler {
+            await wait(for: child, started: started)
+        } onCancel: {
+            kill(child, SIGKILL)
+        }
+    }
+
+    private static func wait(for child: pid_t, started: ContinuousClock.Instant) async -> Outcome {
+        await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var status: Int32 = 0
                 var usage = rusage()

@@ -2,9 +2,17 @@ import Imagery
 
 /// Counts named events and lets a test await a count instead of sleeping.
 package final class EventCounter: Sendable {
+    private struct Waiter {
+        let id: UInt64
+        let name: String
+        let count: Int
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
     private struct State {
         var counts: [String: Int] = [:]
-        var waiters: [(name: String, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [Waiter] = []
+        var nextID: UInt64 = 0
     }
 
     private let state = Locked(State())
@@ -24,15 +32,30 @@ package final class EventCounter: Sendable {
 
     package func count(_ name: String) -> Int { state.withLock { $0.counts[name] ?? 0 } }
 
-    /// Returns once `name` has been recorded at least `count` times.
-    package func wait(for name: String, count: Int = 1) async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Bool in
-                if state.counts[name, default: 0] >= count { return true }
-                state.waiters.append((name, count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
+    /// Returns once `name` has been recorded at least `count` times, or when the calling task
+    /// is cancelled (a suite's time limit cancels it), and says which.
+    @discardableResult
+    package func wait(for name: String, count: Int = 1) async -> Bool {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
         }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if state.counts[name, default: 0] >= count || Task.isCancelled { return true }
+                    state.waiters.append(Waiter(id: id, name: name, count: count, continuation: continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume()
+        }
+        return self.count(name) >= count
     }
 }

@@ -32,6 +32,26 @@ package enum LoopbackSocket {
     }
 }
 
+extension LoopbackSocket {
+    /// A port for a program that must be told its port (nginx, an instance restarted on the
+    /// same port): free now, and below the kernel's ephemeral range, which is where every
+    /// `bind(0)` of the tests running beside this one takes its ports from. So no neighbour
+    /// is handed it meanwhile, as it could be a port freed inside that range.
+    package static func portBelowEphemeralRange() throws -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
+        let upper = min(range.first ?? 32768, 32768)
+        for _ in 0..<100 {
+            let port = Int.random(in: 12_000..<upper)
+            if let (fd, _) = try? bind(port: port, reusesAddress: false) {
+                close(fd)
+                return port
+            }
+        }
+        throw POSIXError(.EADDRINUSE)
+    }
+}
+
 /// A loopback port where connections are refused for as long as this value lives: a socket
 /// bound and never listening, so no other test's server can take the port meanwhile (a port
 /// freed and expected to stay free was taken by a neighbour in a parallel run).

@@ -44,8 +44,11 @@ struct FirstFrameTests {
     func asyncPhotoFirstBody() async throws {
         // Given an image in the shared pipeline's memory cache (the environment's default; on
         // Linux the core has no decoder, so the app sets it, as the docs say)
+        // This is the only test that sets the process-wide pipeline; it puts the old one back.
         #if !canImport(ImageIO)
+        let previous = ImagePipeline.shared
         ImagePipeline.shared = Self.linuxShared
+        defer { ImagePipeline.shared = previous }
         #endif
         let url = Fixtures.directory.appendingPathComponent("jpeg_small_base_rocket_640x427.jpg")
         let request = ImageRequest(url: url, resize: .fit(width: 80, height: 80))

@@ -8,7 +8,8 @@ import SwiftUIStub
 /// Written out as an `EnvironmentKey` rather than with the `@Entry` macro, so building Imagery
 /// needs no macro plugin (and no swift-syntax).
 private struct ImagePipelineKey: EnvironmentKey {
-    static let defaultValue = ImagePipeline.shared
+    /// Read each time, not once: an app may set `ImagePipeline.shared` after a view first asked.
+    static var defaultValue: ImagePipeline { ImagePipeline.shared }
 }
 
 extension EnvironmentValues {

@@ -28,10 +28,12 @@ struct Cluster {
         return cluster
     }
 
-    /// Starts one more instance, on `port` or a free one, and returns its index.
+    /// Starts one more instance, on `port` or one below the ephemeral range (so that after a
+    /// kill it can start again on the same port, which no other test can have been given), and
+    /// returns its index.
     @discardableResult
-    mutating func add(port: Int = 0) async throws -> Int {
-        let process = try launch(port: port)
+    mutating func add(port: Int? = nil) async throws -> Int {
+        let process = try launch(port: try port ?? LoopbackSocket.portBelowEphemeralRange())
         instances.append(process)
         ports.append(try await process.port())
         return instances.count - 1

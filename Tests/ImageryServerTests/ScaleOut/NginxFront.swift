@@ -25,7 +25,7 @@ struct NginxFront {
     static func start(upstreams: [Int], edgeCache: Bool, upstreamParameters: String? = nil) async throws -> NginxFront {
         let binary = try #require(binary)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-nginx-\(UUID().uuidString)")
-        let port = try freeLoopbackPort()
+        let port = try LoopbackSocket.portBelowEphemeralRange()
         let rendered = try await ChildProcess.run(
             "/usr/bin/env",
             ["IMAGERY_UPSTREAM_PARAMS=\(upstreamParameters ?? "")", "/bin/bash",
@@ -64,12 +64,5 @@ struct NginxFront {
             text.replaceSubrange(range, with: "\(directive) 600s;")
         }
         try text.write(to: config, atomically: true, encoding: .utf8)
-    }
-
-    /// A port on 127.0.0.1 that was free a moment ago (nginx cannot be told to pick one).
-    private static func freeLoopbackPort() throws -> Int {
-        let (fd, port) = try LoopbackSocket.bind()
-        close(fd)
-        return port
     }
 }

@@ -13,12 +13,10 @@ import Glibc
 @Suite(
     "Scale-out behind nginx",
     .serialized,
+    .tags(.integration), .offUnderSanitizer,
     .timeLimit(.minutes(5)),
     .enabled(if: NginxFront.binary != nil, "needs nginx (Debian's nginx package; .ci/run installs it)"),
-    .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests"),
-    // The instances are child processes: a TSan build of them reports into a pipe no test
-    // reads, and costs minutes of CPU. The in-process server suites are what TSan checks.
-    .disabled(if: Sanitizer.isActive, "child processes under a sanitizer: slow, and their reports reach no test")
+    .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
 )
 struct ScaleOutTests {
     @Test("Each URL is processed once across three instances: the hash sends all of its requests to one")

@@ -21,6 +21,7 @@ final class PipelineGraph {
     /// Each `data(for:)` caller's subscription.
     private var dataRegistered: [UInt64: Subscription] = [:]
     private var probes: [Probe] = []
+    private var nextProbeID: UInt64 = 0
 
     let downloads: WorkQueue
     let decodes: WorkQueue
@@ -166,13 +167,28 @@ final class PipelineGraph {
     /// A condition someone awaits (tests, `ImagePipeline.waitUntilIdle`), checked after every
     /// change to the graph instead of by polling.
     private struct Probe {
+        let id: UInt64
         let condition: @PipelineActor (PipelineGraph) -> Bool
         let continuation: CheckedContinuation<Void, Never>
     }
 
+    /// Returns once `condition` holds, or once the calling task is cancelled.
     func waitUntil(_ condition: @escaping @PipelineActor (PipelineGraph) -> Bool) async {
         if condition(self) { return }
-        await withCheckedContinuation { probes.append(Probe(condition: condition, continuation: $0)) }
+        nextProbeID += 1
+        let id = nextProbeID
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled { continuation.resume() } else { probes.append(Probe(id: id, condition: condition, continuation: continuation)) }
+            }
+        } onCancel: {
+            Task { @PipelineActor in self.dropProbe(id) }
+        }
+    }
+
+    private func dropProbe(_ id: UInt64) {
+        guard let index = probes.firstIndex(where: { $0.id == id }) else { return }
+        probes.remove(at: index).continuation.resume()
     }
 
     func checkProbes() {
