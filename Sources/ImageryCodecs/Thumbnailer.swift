@@ -63,8 +63,7 @@ public struct Thumbnailer: Sendable {
     /// The draft asked of the decoder: by default twice the target, so that after DCT or box
     /// reduction the Lanczos-3 stage still has at least 2× to work with and does the
     /// anti-aliasing. Asking for the target itself leaves as little as 1× on medium images, where
-    /// the block averaging of DCT scaling aliases: 36–41 dB instead of 47–54 dB against the
-    /// full-decode reference.
+    /// the block averaging of DCT scaling aliases (Benchmarks/README.md compares the two).
     static func draft(for resize: Resize, headroom: Int = 2) -> Resize { resize.scaled(by: max(1, headroom)) }
 
     /// Decodes, resizes and encodes `data`.

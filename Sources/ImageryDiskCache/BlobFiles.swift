@@ -6,8 +6,8 @@ import Darwin
 #endif
 
 /// Large entries live as files in `blobs/`, indexed by the database: `imagery-bench
-/// disk-cache` measured a 500 KB entry read 1.5–8× faster from a file than from a SQLite
-/// blob, while 20 KB entries are faster inline.
+/// disk-cache` reads large entries faster from a file than from a SQLite blob, and small ones
+/// faster inline (Benchmarks/README.md has the figures behind the threshold).
 ///
 /// A file is written under a temporary name and renamed into place before the row that names
 /// it commits, so a committed row never names a missing or partial file; a crash can only

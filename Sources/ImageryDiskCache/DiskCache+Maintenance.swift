@@ -111,8 +111,12 @@ extension DiskCache {
     }
 
     /// How many entries the database holds now, written by this process or any other sharing
-    /// the directory; `nil` when it cannot be read. For tests and tools.
-    package func entryCount() async -> Int? {
+    /// the directory; `nil` when it cannot be read.
+    ///
+    /// ```swift
+    /// if let count = await disk.entryCount() { print("\(count) entries") }
+    /// ```
+    public func entryCount() async -> Int? {
         try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry") } ?? 0
     }
 

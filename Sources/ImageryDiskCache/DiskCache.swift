@@ -199,7 +199,7 @@ public final class DiskCache: DataCaching {
 
     /// Runs on the concurrent pool and reads synchronously: a SQLite read of one row takes a
     /// few microseconds, less than GRDB's async hop to its reader queue and back, which
-    /// dominated a 20 KB read (98 µs median against 10 µs for a plain file).
+    /// dominated a small read (Benchmarks/README.md, "Disk cache").
     @concurrent
     public func cachedData(for key: String) async -> [UInt8]? {
         var found: StoredEntry?

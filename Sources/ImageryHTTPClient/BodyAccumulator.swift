@@ -2,7 +2,7 @@ import NIOCore
 
 /// Collects a response body in segments of at most 1 MiB and joins them once at the end, so
 /// that reading up to the limit holds about the limit: one growing array would hold its old
-/// and new buffers at each doubling (measured: 1.9 times the limit at the peak).
+/// and new buffers at each doubling, nearly twice the limit at the peak.
 struct BodyAccumulator {
     static let segmentSize = 1 << 20
 

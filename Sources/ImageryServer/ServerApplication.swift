@@ -83,12 +83,8 @@ package struct ServerApplication: Sendable {
         }
         let instance = InstanceName(configuration: configuration)
         let host = configuration.host
-        let router = ServerRouter.make(ServerRouter.Parts(
-            images: images, metrics: metrics, instance: instance, demoPage: demoPage,
-            healthCheckPath: configuration.healthCheckPath, logger: logger
-        ))
         let app = Application(
-            router: router,
+            router: router(instance: instance),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "imagery-server"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -107,6 +103,16 @@ package struct ServerApplication: Sendable {
             gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger
         ))
         try await group.run()
+    }
+}
+
+extension ServerApplication {
+    /// The routes and middleware over this server's parts (tests drive it without a socket).
+    func router(instance: InstanceName) -> Router<BasicRequestContext> {
+        ServerRouter.make(ServerRouter.Parts(
+            images: images, metrics: metrics, instance: instance, demoPage: demoPage,
+            healthCheckPath: configuration.healthCheckPath, logger: logger
+        ))
     }
 }
 

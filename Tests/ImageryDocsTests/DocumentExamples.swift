@@ -18,7 +18,7 @@ struct AuthService: Sendable {
 struct Session { let userID: String }
 
 func libraryExample(url: URL, cell: Cell, userID: Int, database: AvatarDatabase, upcoming: [URL], scrolledAway: [ImageRequest]) async throws {
-    // README: library begin
+    // Example: library begin
     let pipeline = ImagePipeline(configuration: .standard)   // ImageryCodecs supplies the decoder
 
     // One call: memory cache, else one shared download and one shared decode, at the size asked.
@@ -48,12 +48,12 @@ func libraryExample(url: URL, cell: Cell, userID: Int, database: AvatarDatabase,
 
     // Completion handlers for code not yet on async/await: called exactly once, on the queue given.
     let loading = pipeline.loadImage(with: request, queue: .main) { result in /* ... */ }
-    // README: library end
+    // Example: library end
     _ = (avatar, report, loading)
 }
 
 func foundationExample(photoURL: URL, exportURL: URL, albumID: Int, store: CoverStore) async throws {
-    // README: foundation begin
+    // Example: foundation begin
     // The shared pipeline; on Linux set it once at start (Apple platforms decode with ImageIO).
     ImagePipeline.shared = ImagePipeline(configuration: .standard)
     let pipeline = ImagePipeline.shared
@@ -74,12 +74,12 @@ func foundationExample(photoURL: URL, exportURL: URL, albumID: Int, store: Cover
     } catch {
         print(error.kind)   // error is ImagePipelineError
     }
-    // README: foundation end
+    // Example: foundation end
     _ = (photo, cover)
 }
 
 func loadersExample(session: Session, authService: AuthService) {
-    // README: loaders begin
+    // Example: loaders begin
     // Bearer tokens: refreshed before expiry, one refresh however many requests need it,
     // and on HTTP 401 one refresh and one retry. The account is part of every cache key.
     let tokens = TokenProvider(account: session.userID) {
@@ -97,11 +97,11 @@ func loadersExample(session: Session, authService: AuthService) {
     configuration.dataLoader = LatencySimulatingDataLoader(
         wrapping: DataLoader(), delay: .milliseconds(300)...(.milliseconds(1500))
     )
-    // README: loaders end
+    // Example: loaders end
 }
 
 func diskCacheExample(request: ImageRequest) async throws {
-    // README: disk cache begin
+    // Example: disk cache begin
     let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
     var configuration = ImagePipeline.Configuration.standard
     configuration.useDiskCache(directory: caches.appendingPathComponent("images"))   // logs one warning and goes on without it if it cannot open
@@ -110,31 +110,31 @@ func diskCacheExample(request: ImageRequest) async throws {
     let response = try await pipeline.image(for: request)   // next launch: response.origin == .disk, no download
     await pipeline.removeCachedImage(for: request)          // both tiers
     print(pipeline.statistics.diskHits, pipeline.statistics.diskEvictions)   // one statistics type, disk counts included
-    // README: disk cache end
+    // Example: disk cache end
     _ = response
 }
 
 func gettingStartedLoad(url: URL) async throws {
-    // README: getting started load begin
+    // Example: getting started load begin
     let pipeline = ImagePipeline(configuration: .standard)
     let request = ImageRequest(url: url, resize: .fit(width: 256, height: 256))
     let response = try await pipeline.image(for: request)
     print(response.image.width, response.origin)   // 256 source; the next call says memory
-    // README: getting started load end
+    // Example: getting started load end
 }
 
 func gettingStartedDecode() throws {
-    // README: getting started decode begin
+    // Example: getting started decode begin
     let data = try Data(contentsOf: URL(fileURLWithPath: "photo.jpg"))
     let bitmap = try ImageDecoder().decode(data)
     print(bitmap.width, bitmap.height, bitmap.metadata.format!)   // upright, sRGB, straight alpha
-    // README: getting started decode end
+    // Example: getting started decode end
 
-    // README: getting started thumbnail begin
+    // Example: getting started thumbnail begin
     let thumbnailer = Thumbnailer(resize: .fill(width: 200, height: 200))
     let square = try thumbnailer.thumbnail(from: data)
     try ImageEncoder(format: .png).encodedData(square).write(to: URL(fileURLWithPath: "square.png"))
-    // README: getting started thumbnail end
+    // Example: getting started thumbnail end
 }
 
 /// An app's own async photo effects, for the processing example.
@@ -143,7 +143,7 @@ protocol PhotoEffects: Sendable {
 }
 
 func processingExample(pipeline: ImagePipeline, avatarURL: URL, photoURL: URL, effects: some PhotoEffects) async throws {
-    // README: processing begin
+    // Example: processing begin
     // A round avatar and a blurred backdrop of one photo: one download, one decode per size.
     var avatar = ImageRequest(url: avatarURL, resize: .fill(width: 96, height: 96))
     avatar.processors = [.circle]
@@ -161,12 +161,12 @@ func processingExample(pipeline: ImagePipeline, avatarURL: URL, photoURL: URL, e
     async let round = pipeline.image(for: avatar), blurred = pipeline.image(for: backdrop)
     async let cardImage = pipeline.image(for: card), comicImage = pipeline.image(for: comic)
     let responses = try await (round, blurred, cardImage, comicImage)
-    // README: processing end
+    // Example: processing end
     _ = responses
 }
 
 func pixelsExample() throws {
-    // README: pixels begin
+    // Example: pixels begin
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "photo.jpg")))
 
     // Full decode: upright (EXIF applied), sRGB, 8-bit RGBA with straight alpha.
@@ -182,12 +182,12 @@ func pixelsExample() throws {
     options.policy = .lenient                 // metadata.warnings lists the damage
     options.maximumPixelCount = 50_000_000    // checked from the header, before any allocation
     let partial = try ImageDecoder().decode(bytes, options: options)
-    // README: pixels end
+    // Example: pixels end
     _ = (bitmap, jpeg, partial)
 }
 
 func httpClientExample(guard allowed: @escaping @Sendable (URL) -> Bool) async throws {
-    // README: http client begin
+    // Example: http client begin
     var http = HTTPClientDataLoader.Configuration()
     http.maximumResponseSize = 32 << 20          // refused from Content-Length, or stopped at the limit
     http.totalDeadline = .seconds(20)            // a trickling source never holds a slot longer
@@ -198,14 +198,46 @@ func httpClientExample(guard allowed: @escaping @Sendable (URL) -> Bool) async t
     let pipeline = ImagePipeline(configuration: .standard.with { $0.dataLoader = RetryingDataLoader(wrapping: loader) })
     // … use the pipeline; before the loader goes away:
     try await loader.shutdown()
-    // README: http client end
+    // Example: http client end
     _ = pipeline
 }
 
 func imageServerExample() {
-    // README: image server begin
+    // Example: image server begin
     var configuration = ImagePipeline.Configuration.standard
     configuration.requestRouter = ImgproxyURLBuilder(baseURL: URL(string: "https://img.example.com")!)
-    // README: image server end
+    // Example: image server end
     _ = configuration
+}
+
+/// The README's one short example per product.
+func readmeExamples(photoURL: URL, bytes: [UInt8], cachesURL: URL) async throws {
+    // Example: readme pipeline begin
+    let pipeline = ImagePipeline(configuration: .standard)
+    let request = ImageRequest(url: photoURL, resize: .fill(width: 240, height: 240))
+    let response = try await pipeline.image(for: request)      // one download, one decode, however many ask
+    if let hit = pipeline.cachedImage(for: request) { print(hit.image.width) }   // no suspension: the same frame
+    // Example: readme pipeline end
+
+    // Example: readme codecs begin
+    let thumbnail = try Thumbnailer(resize: .fit(width: 256, height: 256)).thumbnail(from: bytes)
+    let jpeg = try ImageEncoder(format: .jpeg, quality: 85).encode(thumbnail)
+    // Example: readme codecs end
+
+    // Example: readme disk cache begin
+    var withDisk = ImagePipeline.Configuration.standard
+    withDisk.useDiskCache(directory: cachesURL.appendingPathComponent("images"))   // crash-safe SQLite, shared by processes
+    // Example: readme disk cache end
+
+    // Example: readme http client begin
+    let http = HTTPClientDataLoader()   // bounded memory, a total deadline, every connection checked
+    let server = ImagePipeline(configuration: .standard.with { $0.dataLoader = RetryingDataLoader(wrapping: http) })
+    // Example: readme http client end
+
+    // Example: readme imgproxy begin
+    var routed = ImagePipeline.Configuration.standard
+    routed.requestRouter = ImgproxyURLBuilder(baseURL: URL(string: "https://img.example.com")!)   // download the size you show
+    // Example: readme imgproxy end
+    _ = (response, jpeg, withDisk, server, routed)
+    try await http.shutdown()
 }

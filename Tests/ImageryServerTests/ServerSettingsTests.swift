@@ -190,3 +190,14 @@ struct ServerSettingsTests {
         #expect(try String(contentsOfFile: output, encoding: .utf8).contains("61  (the command line (--quality))"))
     }
 }
+
+extension ServerSettingsTests {
+    @Test("docs/server.md's settings tables are the settings themselves")
+    func documentedTables() throws {
+        let document = try DocumentSnippets.read("docs/server.md")
+        let begin = try #require(document.range(of: "<!-- settings begin -->\n"))
+        let end = try #require(document.range(of: "<!-- settings end -->"))
+        let documented = String(document[begin.upperBound..<end.lowerBound])
+        #expect(documented == "\n" + ServerSettings.markdown + "\n", "docs/server.md's tables differ from:\n\(ServerSettings.markdown)")
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Keeps the code in the README and the DocC articles compiling: each example lives in a test
-/// source file between `// README: NAME begin` and `// README: NAME end` markers, where every
+/// source file between `// Example: NAME begin` and `// Example: NAME end` markers, where every
 /// build compiles it, and the document must contain the same lines.
 package enum DocumentSnippets {
     /// The repository's root, found from this file.
@@ -11,8 +11,8 @@ package enum DocumentSnippets {
     /// The marked block `name` of `source`, with the indentation of its first line removed from
     /// every line (examples of statements sit inside a function in the source file).
     package static func block(_ name: String, in source: String) -> String? {
-        guard let begin = source.range(of: "// README: \(name) begin\n"),
-              let end = source.range(of: "// README: \(name) end", range: begin.upperBound..<source.endIndex)
+        guard let begin = source.range(of: "// Example: \(name) begin\n"),
+              let end = source.range(of: "// Example: \(name) end", range: begin.upperBound..<source.endIndex)
         else { return nil }
         let lines = source[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         let indent = lines.first.map { $0.prefix { $0 == " " }.count } ?? 0

@@ -1,4 +1,4 @@
-// The README's SwiftUI gallery, compiled in every build so the README cannot drift from the
+// The SwiftUI article's examples, compiled in every build so the docs cannot drift from the
 // API: on Linux against the SwiftUI stub, on Apple platforms against SwiftUI itself.
 import Foundation
 import Imagery
@@ -10,7 +10,7 @@ import SwiftUI
 import SwiftUIStub
 #endif
 
-// README: gallery begin
+// Example: gallery begin
 struct Photo: Identifiable, Sendable {
     let id: Int
     let url: URL
@@ -65,9 +65,9 @@ struct ContentView: View {
             .imagePipeline(Self.pipeline)
     }
 }
-// README: gallery end
+// Example: gallery end
 
-// README: custom source begin
+// Example: custom source begin
 /// Album art from the app's own database: any async closure is a source, cached and shared
 /// like a URL.
 struct AlbumArt: View {
@@ -87,9 +87,9 @@ struct AlbumArt: View {
         }
     }
 }
-// README: custom source end
+// Example: custom source end
 
-// README: fetched image begin
+// Example: fetched image begin
 struct Avatar: View {
     @FetchedImage var photo: ImagePhase
 
@@ -105,9 +105,9 @@ struct Avatar: View {
         }
     }
 }
-// README: fetched image end
+// Example: fetched image end
 
-// README: round avatar begin
+// Example: round avatar begin
 struct RoundAvatar: View {
     let url: URL
 
@@ -122,7 +122,7 @@ struct RoundAvatar: View {
         .frame(width: 48, height: 48)
     }
 }
-// README: round avatar end
+// Example: round avatar end
 
 protocol ArtworkStore: Sendable {
     func artwork(for albumID: Int64) async throws -> [UInt8]

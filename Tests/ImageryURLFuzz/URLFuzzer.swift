@@ -11,7 +11,7 @@ import ImageryServer
 enum URLFuzzer {
     static let localRoot = "/nonexistent-imagery-fuzz-root"
 
-    static let configurations: [ServerConfiguration] = [false, true].map { signed in
+    static let preflights: [RequestPreflight] = [false, true].map { signed in
         var configuration = ServerConfiguration()
         configuration.localRoot = localRoot
         configuration.allowedSourcePrefixes = signed ? [] : ["http://a.test/", "local:///"]
@@ -19,13 +19,13 @@ enum URLFuzzer {
             configuration.keyHex = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
             configuration.saltHex = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
         }
-        return configuration
+        return try! RequestPreflight(configuration: configuration)   // fixed, valid settings
     }
 
     static func check(_ bytes: UnsafeBufferPointer<UInt8>) {
         let path = String(decoding: bytes, as: UTF8.self)
-        for configuration in configurations {
-            guard let refusal = configuration.refusal(of: path) else { continue }
+        for preflight in preflights {
+            guard let refusal = preflight.refusal(of: path) else { continue }
             precondition((400..<500).contains(refusal.status), "status \(refusal.status) for \(path.debugDescription)")
             precondition(refusal.message.utf8.count <= 200, "a long error line for \(path.debugDescription)")
             precondition(!refusal.message.contains(localRoot), "the local root leaked for \(path.debugDescription)")

@@ -22,9 +22,10 @@ public struct DecodingOptions: Sendable, Hashable {
 
     /// How much larger than a resize's target, per side, a decode straight to a size asks the
     /// codec for (``Thumbnailer``, and the pipeline's ``ImageRequest/resize``). With 2 (the
-    /// default) the Lanczos stage that follows has at least 2× to anti-alias with: 47–54 dB
-    /// against a full decode. With 1 the codec decodes to the target itself: faster, but DCT
-    /// scaling's block averaging then aliases on medium images (36–41 dB).
+    /// default) the Lanczos stage that follows has at least 2× to anti-alias with, and stays
+    /// close to a full decode. With 1 the codec decodes to the target itself: faster, but DCT
+    /// scaling's block averaging then aliases on medium images (Benchmarks/README.md compares
+    /// the two by PSNR).
     ///
     /// ```swift
     /// options.draftHeadroom = 1   // speed over fine detail, e.g. for tiny previews

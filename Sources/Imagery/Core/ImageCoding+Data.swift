@@ -1,8 +1,8 @@
 import Foundation
 
 // `Data` where a Foundation caller meets bytes. The protocols take `[UInt8]`, which the
-// decoders read in place; each of these overloads is one copy, measured by
-// `imagery-bench pipeline` at a fraction of a percent of the decode it feeds.
+// decoders read in place; each of these overloads is one copy, which `imagery-bench pipeline`
+// measures against the decode it feeds.
 
 extension ImageDecoding {
     /// Decodes `data` at full size: ``decode(_:options:)`` for `Data`.

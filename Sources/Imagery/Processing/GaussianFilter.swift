@@ -8,9 +8,9 @@ import Foundation
 /// radius plus a fractional weight on its two outer taps, chosen so the three passes have
 /// exactly the Gaussian's variance. Each pass costs the same at any radius (a running sum), so
 /// sigma 50 costs what sigma 5 does. The result is a piecewise-quadratic bell rather than a
-/// Gaussian. Against libvips' float-precision Gaussian on a photo, `ProcessingReferenceTests`
-/// measures 49.8 dB PSNR at sigma 1 and 2 (the kernel; the gap is 8-bit rounding between
-/// passes) and 48.7 dB at sigma 6 (the boxes).
+/// Gaussian. `ProcessingReferenceTests` holds both paths to libvips' float-precision Gaussian
+/// on a photo, by PSNR; the small gap at low sigma is the 8-bit rounding between passes
+/// (Benchmarks/README.md has the figures).
 ///
 /// Edges extend the nearest pixel (no dark or transparent border bleeds in). Straight alpha
 /// is premultiplied first, so transparent pixels never tint their neighbours, and the

@@ -12,7 +12,7 @@ struct CachedResponse: Sendable {
     let etag: String
     /// The headers of a 200: type, length, `Cache-Control`, `ETag` and `Vary` when negotiated.
     let headers: HTTPFields
-    /// The headers of a 304: the same validators and caching, no body.
+    /// The headers of a 304: the same validators, caching and length, no body.
     let notModifiedHeaders: HTTPFields
 
     init(body: ByteBuffer, contentType: String, etag: String, varyAccept: Bool, cacheControl: String) {
@@ -23,10 +23,11 @@ struct CachedResponse: Sendable {
         common[.cacheControl] = cacheControl
         common[.eTag] = etag
         if varyAccept { common[.vary] = "Accept" }
+        // A 304 may state the length only as the 200's: an empty body would otherwise say 0.
+        common[.contentLength] = String(body.readableBytes)
         notModifiedHeaders = common
         var headers = common
         headers[.contentType] = contentType
-        headers[.contentLength] = String(body.readableBytes)
         self.headers = headers
     }
 

@@ -6,7 +6,7 @@ import ImageryImgproxy
 /// Everything an image path passes before any work: its shape, the signature, the options,
 /// the source policy and the plan. A path that fails any of them is refused here, so a bad
 /// signature or option costs nothing.
-struct RequestPreflight: Sendable {
+package struct RequestPreflight: Sendable {
     /// `nil` when signatures are not checked.
     let signer: ImgproxySigner?
     let sources: SourcePolicy
@@ -18,7 +18,8 @@ struct RequestPreflight: Sendable {
         self.defaults = defaults
     }
 
-    init(configuration: ServerConfiguration) throws(ServerSetupError) {
+    /// The checks a server with `configuration` makes (the URL fuzz target drives them too).
+    package init(configuration: ServerConfiguration) throws(ServerSetupError) {
         self.init(
             signer: try configuration.signer(),
             sources: configuration.sources,
@@ -27,6 +28,17 @@ struct RequestPreflight: Sendable {
                 writableFormats: Set(ImageEncoder.supportedFormats)
             )
         )
+    }
+
+    /// What a server answers `path` before loading anything: `nil` when it would go on to
+    /// serve it, else the refusal's status code and line.
+    package func refusal(of path: String) -> (status: Int, message: String)? {
+        do throws(ServerError) {
+            _ = try plan(for: path)
+            return nil
+        } catch {
+            return (error.status.code, error.message)
+        }
     }
 
     func plan(for path: String) throws(ServerError) -> ImgproxyPlan {
@@ -45,23 +57,6 @@ struct RequestPreflight: Sendable {
             return try ImgproxyPlan(options: options, source: source, fileExtension: parsed.fileExtension, defaults: defaults)
         } catch {
             throw ServerError(error)
-        }
-    }
-}
-
-extension ServerConfiguration {
-    /// What a server with this configuration answers `path` before loading anything: `nil`
-    /// when it would go on to serve it, else the refusal's status code and line. For the
-    /// URL-parser fuzz target, which drives it with arbitrary bytes.
-    package func refusal(of path: String) -> (status: Int, message: String)? {
-        guard let preflight = try? RequestPreflight(configuration: self) else {
-            return (500, "the configuration does not start")
-        }
-        do throws(ServerError) {
-            _ = try preflight.plan(for: path)
-            return nil
-        } catch {
-            return (error.status.code, error.message)
         }
     }
 }
