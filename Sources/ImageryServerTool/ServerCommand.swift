@@ -34,6 +34,7 @@ enum ServerCommand {
             configuration.localRoot = gallery
         }
 
+        LoggingSystem.bootstrap(ServerLogHandler.init)
         var logger = Logger(label: "imagery.server")
         logger.logLevel = configuration.logLevel
         for warning in loaded.warnings { logger.warning("\(warning)") }

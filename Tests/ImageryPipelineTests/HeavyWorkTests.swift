@@ -54,3 +54,53 @@ struct HeavyWorkTests {
         for image in images { #expect(try await image.response.image.width == 256) }
     }
 }
+
+/// Downloads wait while the sources already downloaded wait for a decode: a source fetched
+/// faster than it can be decoded is held in memory, so memory stays bounded by the download
+/// limit, not by the number of requests.
+@Suite(.timeLimit(.minutes(3)))
+struct BackpressureTests {
+    /// A decoder that holds its thread until the test opens the gate.
+    struct HoldingDecoder: ImageDecoding {
+        let gate: Gate
+
+        func decode(_ data: [UInt8], options: DecodingOptions) throws(ImageError) -> Bitmap {
+            gate.wait()
+            return try ImageDecoder().decode(data, options: options)
+        }
+
+        func decode(_ data: [UInt8], resize: Resize, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> Bitmap {
+            try decode(data, options: options)
+        }
+    }
+
+    @Test("With the one decode slot held, no more sources are downloaded than can wait for it")
+    func downloadsWaitForDecodes() async throws {
+        let gate = Gate()
+        defer { gate.open() }
+        let loads = Locked(0)
+        let pipeline = ImagePipeline(configuration: .standard.with {
+            $0.decoder = HoldingDecoder(gate: gate)
+            $0.maximumConcurrentDecodes = 1
+            $0.maximumConcurrentDownloads = 2
+            $0.imageCache = nil
+        })
+
+        // Given 8 distinct sources asked for at once
+        let tasks = (0..<8).map { index in
+            pipeline.imageTask(with: ImageRequest(source: .custom(id: "source-\(index)") {
+                loads.withLock { $0 += 1 }
+                return Fixtures.gif
+            }))
+        }
+        // When the graph settles: one decode held, two sources waiting for it, no download running
+        await pipeline.graph.waitUntil { $0.decodes.running == 1 && $0.decodes.waitingCount == 2 && $0.downloads.running == 0 }
+
+        // Then the rest have not been downloaded
+        #expect(loads.withLock { $0 } == 3)
+        #expect(await pipeline.graph.downloads.waitingCount == 5)
+        gate.open()
+        for task in tasks { #expect(try await task.response.image.width == 256) }
+        #expect(loads.withLock { $0 } == 8)
+    }
+}

@@ -44,7 +44,9 @@ extension ImagePipeline {
 
         // MARK: Limits
 
-        /// Downloads that run at once; the rest wait in priority order. Default: 6.
+        /// Downloads that run at once; the rest wait in priority order. Sources already downloaded
+        /// and waiting for a decode count against it too, so a source fetched faster than it can
+        /// be decoded never piles up in memory. Default: 6.
         public var maximumConcurrentDownloads = 6
         /// Decodes that run at once; the rest wait in priority order. Default: the number of
         /// active processors.

@@ -78,7 +78,8 @@ package struct ServerConfiguration: Sendable {
     /// (``ImagePipeline/Configuration/draftHeadroom``). Default: 1, not the library's 2: at
     /// JPEG q80 the encoder's loss hides the finer resize (Benchmarks/README.md has the figures).
     package var draftHeadroom = 1
-    /// Image requests in flight (running or queued) before new ones get 503. Default: 256.
+    /// Image requests in flight (running or queued) before new ones get 503. Default: 256. A
+    /// waiting request holds no source: downloads wait while fetched sources wait for a decode.
     package var maximumQueue = 256
 
     // MARK: Responses

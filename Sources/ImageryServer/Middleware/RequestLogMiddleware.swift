@@ -7,6 +7,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard logger.logLevel <= .debug else { return try await next(request, context) }
         let started = ContinuousClock.now
         let response = try await next(request, context)
         logger.debug("request", metadata: [

@@ -1,12 +1,15 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The threads that decodes, processing runs and encodes run on: threads of their own, one
 /// per core, not the cooperative pool's.
 ///
 /// The cooperative pool has one thread per core too, and a decode on it holds its thread
 /// until it ends. A server with every pool thread decoding cannot run anything else, not even
-/// the handler of a health check, until a decode finishes. On threads of their own, heavy work
-/// competes with the pool only in the kernel's scheduler, which preempts it.
+/// the handler of a health check, until a decode finishes. On threads of their own, at a lower
+/// priority, heavy work competes with the pool only in the kernel's scheduler, which preempts it.
 package final class HeavyWorkExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs` and `head` are read and written only under `condition`'s lock.
 
@@ -36,6 +39,11 @@ package final class HeavyWorkExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     private func work() {
+        #if os(Linux)
+        // Linux gives each thread its own nice value: heavy work yields the cores to the
+        // threads that accept connections and answer health checks, and takes what they leave.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
         while true {
             condition.lock()
             while jobs.count == head {

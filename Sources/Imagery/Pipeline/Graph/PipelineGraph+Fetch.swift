@@ -58,7 +58,9 @@ extension PipelineGraph {
 
     private func fetchFinished(_ job: Job<Fetched>, key: FetchKey, source: ImageSource, _ result: Result<Fetched, DataLoadingError>) {
         defer { checkProbes() }
-        job.workFinished()
+        // The download slot is returned after the bytes have been handed to their decodes, so
+        // the downloads' backpressure sees them waiting when it decides what starts next.
+        defer { job.workFinished() }
         guard remove(job, from: \.fetchJobs, key: key) else {
             logger.debug("download cancelled: no caller is waiting", metadata: ["source": "\(source)"])
             return

@@ -52,6 +52,12 @@ final class PipelineGraph {
         }
         self.statistics = statistics
         self.logger = configuration.logger
+        // Backpressure: a source downloaded faster than it can be decoded waits in memory, so
+        // the sources downloading and those waiting for a decode together stay within the
+        // download limit.
+        let downloads = self.downloads, decodes = self.decodes
+        downloads.admits = { decodes.waitingCount + downloads.running < downloads.limit }
+        decodes.onLeftWaiting = { downloads.retry() }
     }
 
     // MARK: - Callers

@@ -24,6 +24,14 @@ final class WorkQueue {
 
     let limit: Int
     let budget: Int?
+    /// Whether a waiting item may start now, besides the limit and the budget: the downloads
+    /// wait while too many fetched sources wait for a decode. Call ``retry()`` when it may
+    /// have changed.
+    // nonisolated(unsafe): set once, by the graph's initializer, before the queue is shared.
+    nonisolated(unsafe) var admits: @PipelineActor () -> Bool = { true }
+    /// Called when an item leaves the waiting list, started or cancelled.
+    // nonisolated(unsafe): set once, by the graph's initializer, before the queue is shared.
+    nonisolated(unsafe) var onLeftWaiting: (@PipelineActor () -> Void)?
     private(set) var running = 0
     /// The summed cost of the running items.
     private(set) var costInUse = 0
@@ -64,6 +72,12 @@ final class WorkQueue {
             waiting[item.priority.rawValue].remove(at: index)
         }
         item.state = .done
+        onLeftWaiting?()
+    }
+
+    /// Starts what may start now that ``admits`` may say yes.
+    func retry() {
+        drain()
     }
 
     func finished(_ item: Item) {
@@ -75,7 +89,7 @@ final class WorkQueue {
     }
 
     private func drain() {
-        while running < limit, let level = highestWaitingLevel() {
+        while running < limit, let level = highestWaitingLevel(), admits() {
             let item = waiting[level][0]
             if let budget, running > 0, costInUse + item.cost > budget { return }
             waiting[level].removeFirst()
@@ -83,6 +97,7 @@ final class WorkQueue {
             running += 1
             costInUse += item.cost
             item.start()
+            onLeftWaiting?()
         }
     }
 
