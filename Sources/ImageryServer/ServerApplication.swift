@@ -6,6 +6,7 @@ import ImageryDiskCache
 import ImageryHTTPClient
 import ImageryImgproxy
 import Logging
+import NIOCore
 import Prometheus
 import ServiceLifecycle
 import UnixSignals
@@ -83,23 +84,13 @@ package struct ServerApplication: Sendable {
         }
         let instance = InstanceName(configuration: configuration)
         let host = configuration.host
-        let app = Application(
-            router: router(instance: instance),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "imagery-server"),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                instance.bound(host: host, port: port)
-                await onRunning(port)
-            },
-            logger: logger
-        )
-        // Services stop in reverse order: the HTTP server first (its in-flight requests end),
-        // then the drain, which closes the HTTP client last.
-        let drain = ShutdownDrain(
-            pipeline: pipeline, writes: writes, http: http, announces: configuration.cacheDirectory != nil, logger: logger
-        )
+        let app = application(instance: instance, onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? 0
+            instance.bound(host: host, port: port)
+            await onRunning(port)
+        })
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: drain), .init(service: AnnouncedServer(server: app, logger: logger))],
+            services: [.init(service: AnnouncedServer(server: app, logger: logger))],
             gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger
         ))
         try await group.run()
@@ -107,12 +98,26 @@ package struct ServerApplication: Sendable {
 }
 
 extension ServerApplication {
-    /// The routes and middleware over this server's parts (tests drive it without a socket).
-    func router(instance: InstanceName) -> Router<BasicRequestContext> {
-        ServerRouter.make(ServerRouter.Parts(
+    /// The HTTP server over this server's parts, with the drain among its services. Hummingbird
+    /// stops its services in reverse order: the HTTP server first (its in-flight requests end),
+    /// then the drain, which closes the HTTP client last. Tests drive it without a socket.
+    func application(
+        instance: InstanceName, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = ServerRouter.make(ServerRouter.Parts(
             images: images, metrics: metrics, instance: instance, demoPage: demoPage,
             healthCheckPath: configuration.healthCheckPath, logger: logger
         ))
+        let drain = ShutdownDrain(
+            pipeline: pipeline, writes: writes, http: http, announces: configuration.cacheDirectory != nil, logger: logger
+        )
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "imagery-server"),
+            services: [drain],
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
     }
 }
 

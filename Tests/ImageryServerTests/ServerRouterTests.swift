@@ -30,7 +30,9 @@ struct ServerRouterTests {
         var logger = Logger(label: "imagery.server.router-test")
         logger.logLevel = .critical
         let server = try ServerApplication(configuration: configuration, logger: logger)
-        let app = Application(router: server.router(instance: InstanceName(configuration: configuration)))
+        // The application's services include the drain, which closes the server's HTTP client
+        // when the test's service group ends.
+        let app = server.application(instance: InstanceName(configuration: configuration))
         try await app.test(.router) { client in try await body(client, server) }
     }
 

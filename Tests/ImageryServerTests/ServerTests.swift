@@ -79,7 +79,7 @@ struct ServerTests {
         let etag = try #require(reply.header("etag"))
         let again = try await server.get(Self.plain(origin, "/rocket.jpg"), headers: [("If-None-Match", etag)])
         #expect(again.status == 304 && again.body.isEmpty && again.header("etag") == etag)
-        #expect(again.header("content-length") == reply.header("content-length"))   // the 200's length, never 0
+        #expect([nil, reply.header("content-length")].contains(again.header("content-length")))   // the 200's length or none, never 0
         #expect(origin.hits("/rocket.jpg") == 1)   // the PNG and the 304 came from what the first loaded
     }
 
