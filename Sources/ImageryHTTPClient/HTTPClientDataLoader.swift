@@ -177,7 +177,8 @@ public final class HTTPClientDataLoader: DataLoading {
         guard let guarding = configuration.connectionGuard, let pinned else { return nil }
         guard let host = url.host, !host.isEmpty else { throw .redirectRefused(source: url.absoluteString, detail: "no host") }
         guard let address = try await guarding.address(for: host) else { return nil }
-        return pinned.lease(host: host, address: address)
+        guard let lease = pinned.lease(host: host, address: address) else { throw .cancelled }   // shut down meanwhile
+        return lease
     }
 
     private static func loadingError(_ error: any Error, source: String) -> DataLoadingError {

@@ -23,17 +23,30 @@ public protocol HostResolving: Sendable {
 }
 
 /// The system resolver (`getaddrinfo`), called on NIO's blocking-work threads: a blocking
-/// lookup never holds a thread of the cooperative pool.
+/// lookup never holds a thread of the cooperative pool. A cancelled caller (its deadline) is
+/// answered at once; a lookup already under way finishes on its own thread and is dropped.
 public struct SystemHostResolver: HostResolving {
     /// The system resolver.
     public init() {}
 
     public func addresses(of host: String) async throws(DataLoadingError) -> [String] {
-        do {
-            return try await NIOThreadPool.singleton.runIfActive { Self.lookUp(host) }
-        } catch {
-            throw .cancelled
+        let waiter = Locked<CheckedContinuation<[String]?, Never>?>(nil)
+        let answer = { @Sendable (addresses: [String]?) in
+            waiter.withLock { held in defer { held = nil }; return held }?.resume(returning: addresses)
         }
+        let found = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[String]?, Never>) in
+                waiter.withLock { $0 = continuation }
+                if Task.isCancelled { answer(nil) }
+                NIOThreadPool.singleton.submit { state in
+                    answer(state == .active ? Self.lookUp(host) : nil)
+                }
+            }
+        } onCancel: {
+            answer(nil)
+        }
+        guard let found else { throw .cancelled }
+        return found
     }
 
     private static func lookUp(_ host: String) -> [String] {

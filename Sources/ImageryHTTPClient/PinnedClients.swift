@@ -22,7 +22,8 @@ final class PinnedClients: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var clock: UInt64 = 0
-        var retiring: [Task<Void, Never>] = []
+        /// Shutdowns of retired clients under way, each removing itself when done.
+        var retiring: [UInt64: Task<Void, Never>] = [:]
         var isShutDown = false
     }
 
@@ -35,10 +36,11 @@ final class PinnedClients: Sendable {
         self.capacity = capacity
     }
 
-    /// A client whose connections to `host` go to `address`.
-    func lease(host: String, address: String) -> Lease {
+    /// A client whose connections to `host` go to `address`; `nil` once the set is shut down.
+    func lease(host: String, address: String) -> Lease? {
         let key = host + "|" + address
-        return state.withLock { state in
+        return state.withLock { state -> Lease? in
+            guard !state.isShutDown else { return nil }
             state.clock += 1
             if var entry = state.entries[key] {
                 entry.leases += 1
@@ -67,7 +69,7 @@ final class PinnedClients: Sendable {
         let (clients, retiring) = state.withLock { state in
             state.isShutDown = true
             defer { state.entries = [:] }
-            return (state.entries.values.map(\.client), state.retiring)
+            return (state.entries.values.map(\.client), Array(state.retiring.values))
         }
         for task in retiring { await task.value }
         for client in clients { try? await client.shutdown() }
@@ -78,8 +80,11 @@ final class PinnedClients: Sendable {
         while state.entries.count > capacity,
               let (key, entry) = state.entries.filter({ $0.value.leases == 0 }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
             state.entries[key] = nil
-            let client = entry.client
-            state.retiring.append(Task { try? await client.shutdown() })
+            let client = entry.client, id = state.clock
+            state.retiring[id] = Task {
+                try? await client.shutdown()
+                self.state.withLock { _ = $0.retiring.removeValue(forKey: id) }
+            }
         }
     }
 }

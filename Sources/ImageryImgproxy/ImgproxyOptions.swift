@@ -79,7 +79,8 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var quality = 0
     /// The output format; `nil` leaves it to the extension, then to `Accept`. Default: `nil`.
     public var format: ImageFormat?
-    /// Changes the URL, and so every cache key, without changing the image. Default: `nil`.
+    /// Changes the URL, and so every cache key, without changing the image. Letters, digits,
+    /// `-`, `_`, `.` and `~`: a `:` or `/` would not read back from the URL. Default: `nil`.
     public var cacheBuster: String?
     /// Imagery's own option, not imgproxy's: `circle:1` masks the result to the largest centred
     /// circle, anti-aliased in alpha. Default: `false`.

@@ -96,7 +96,8 @@ public struct ImgproxyURLBuilder: ImageRequestRouting, Sendable {
               !source.absoluteString.hasPrefix(base + "/")
         else { return nil }
         let (options, applied) = Self.options(for: request)
-        guard let url = url(source: source.absoluteString, options: options, format: format) else { return nil }
+        // A box past the server's limits would be refused: such a request stays on the device.
+        guard max(options.width, options.height) <= ImgproxyLimits.maximumOutputSide, let url = url(source: source.absoluteString, options: options, format: format) else { return nil }
         return (url, applied)
     }
 }

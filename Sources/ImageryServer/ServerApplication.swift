@@ -37,9 +37,6 @@ package struct ServerApplication: Sendable {
         self.configuration = configuration
         self.logger = logger
         let preflight = try RequestPreflight(configuration: configuration)
-        let http = HTTPClientDataLoader(configuration: configuration.loading)
-        self.http = http
-        self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
         let serverMetrics = ServerMetrics(registry: metrics)
         self.metrics = serverMetrics
         let writes = BackgroundWrites()
@@ -57,6 +54,10 @@ package struct ServerApplication: Sendable {
                 throw .cacheDirectory("\(error)")
             }
         }
+        // The HTTP client last: one released unused must be shut down, and a failed setup cannot.
+        let http = HTTPClientDataLoader(configuration: configuration.loading)
+        self.http = http
+        self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
         self.images = ImageEndpoint(
             preflight: preflight,
             renderer: ImageRenderer(pipeline: pipeline, cacheControl: configuration.cacheControl, logger: logger),

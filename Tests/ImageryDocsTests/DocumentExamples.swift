@@ -230,7 +230,7 @@ func readmeExamples(photoURL: URL, bytes: [UInt8], cachesURL: URL) async throws 
     // Example: readme disk cache end
 
     // Example: readme http client begin
-    let http = HTTPClientDataLoader()   // bounded memory, a total deadline, every connection checked
+    let http = HTTPClientDataLoader()   // bounded memory, a total deadline; a ConnectionGuard checks each connection
     let server = ImagePipeline(configuration: .standard.with { $0.dataLoader = RetryingDataLoader(wrapping: http) })
     // Example: readme http client end
 

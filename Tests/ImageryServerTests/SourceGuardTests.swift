@@ -88,6 +88,11 @@ struct SourceGuardTests {
         }
         #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "https://other.test/a.jpg")!) }
         #expect(SourcePolicy.matches("https://a.b.cdn.test/photos/", prefix: "https://*.cdn.test/"))
+        // `*` never crosses into a query, a fragment, credentials or a port: the host must match.
+        for bypass in ["https://evil.test?.cdn.test/x.jpg", "https://evil.test#.cdn.test/x.jpg", "https://evil.test@x.cdn.test/x.jpg",
+                       "https://evil.test\\.cdn.test/x.jpg", "https://evil.test:443.cdn.test/x.jpg"] {
+            #expect(!SourcePolicy.matches(bypass, prefix: "https://*.cdn.test/"), "\(bypass)")
+        }
         #expect(!SourcePolicy.matches("https://cdn.test/", prefix: "https://*.cdn.test/"))
     }
 

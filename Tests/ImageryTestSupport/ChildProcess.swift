@@ -66,17 +66,22 @@ package enum ChildProcess {
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
         let child = pid
-        // A cancelled test (its suite's time limit) kills the child, which ends the wait.
+        // A cancelled test (its suite's time limit) kills the child, which ends the wait. The
+        // child is marked exited before it is reaped, so the kill never reaches a reused PID.
+        let exited = Locked(false)
         return await withTaskCancellationHandler {
-            await wait(for: child, started: started)
+            await wait(for: child, exited: exited, started: started)
         } onCancel: {
-            kill(child, SIGKILL)
+            exited.withLock { exited in if !exited { kill(child, SIGKILL) } }
         }
     }
 
-    private static func wait(for child: pid_t, started: ContinuousClock.Instant) async -> Outcome {
+    private static func wait(for child: pid_t, exited: Locked<Bool>, started: ContinuousClock.Instant) async -> Outcome {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
+                exited.withLock { $0 = true }
                 var status: Int32 = 0
                 var usage = rusage()
                 while wait4(child, &status, 0, &usage) < 0, errno == EINTR {}

@@ -40,7 +40,7 @@ extension LoopbackSocket {
     package static func portBelowEphemeralRange() throws -> Int {
         let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
             .split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
-        let upper = min(range.first ?? 32768, 32768)
+        let upper = max(min(range.first ?? 32768, 32768), 12_100)
         for _ in 0..<100 {
             let port = Int.random(in: 12_000..<upper)
             if let (fd, _) = try? bind(port: port, reusesAddress: false) {

@@ -77,7 +77,9 @@ final class ServerMetrics: Sendable {
         MetricNameDescriptor(namespace: "imagery", metricName: metric, unitName: unit, helpText: help)
     }
 
-    func setQueued(_ count: Int) { queued.set(Double(count)) }
+    func queuedChanged(by change: Int) {
+        if change > 0 { queued.increment(by: Double(change)) } else { queued.decrement(by: Double(-change)) }
+    }
 
     /// The registry in Prometheus' text format.
     func render() -> [UInt8] { registry.emitToBuffer() }

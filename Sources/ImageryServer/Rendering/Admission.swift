@@ -18,9 +18,11 @@ final class Admission: Sendable {
     /// Runs `work` if there is room, counted until it ends.
     func run<Value: Sendable>(_ work: () async throws(ServerError) -> Value) async throws(ServerError) -> Value {
         let admitted = inFlight.add(1, ordering: .relaxed).newValue
-        metrics.setQueued(min(admitted, limit))
-        defer { metrics.setQueued(inFlight.subtract(1, ordering: .relaxed).newValue) }
+        defer { inFlight.subtract(1, ordering: .relaxed) }
         guard admitted <= limit else { throw .overloaded(retryAfter: 1) }
+        // Counted up and down, never set: two requests ending together cannot leave it stale.
+        metrics.queuedChanged(by: 1)
+        defer { metrics.queuedChanged(by: -1) }
         return try await work()
     }
 }

@@ -68,7 +68,9 @@ struct SourcePolicy: Sendable {
     }
 
     /// Whether `url` starts with `prefix`, where `*` in the prefix matches any run of
-    /// characters but `/` (imgproxy's `IMGPROXY_ALLOWED_SOURCES`).
+    /// characters within one part of a host or path (imgproxy's `IMGPROXY_ALLOWED_SOURCES`):
+    /// never `/`, and never `?`, `#`, `@`, `\` or `:`, which would let `*.cdn.test` match
+    /// `evil.test?.cdn.test`, whose host is `evil.test`.
     static func matches(_ url: String, prefix: String) -> Bool {
         var text = Substring(url)
         var parts = prefix.split(separator: "*", omittingEmptySubsequences: false)[...]
@@ -78,7 +80,7 @@ struct SourcePolicy: Sendable {
             // `*` takes the shortest run before `part` within the current path segment.
             var candidate = text
             while !candidate.hasPrefix(part) {
-                guard let next = candidate.first, next != "/" else { return false }
+                guard let next = candidate.first, !"/?#@\\:".contains(next) else { return false }
                 candidate = candidate.dropFirst()
             }
             text = candidate.dropFirst(part.count)
