@@ -28,15 +28,13 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bench_server import free_port   # the same helper as the server benchmark
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "Tests/ImageryCodecsTests/Resources/jpeg_small_base_rocket_640x427.jpg"
 PATH = "/unsafe/rs:fit:320:320/plain/local:///rocket.jpg"
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(url, seconds=60):

@@ -26,6 +26,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from bench_server import free_port, wait_for   # the same helpers as the server benchmark
+
 ROOT = Path(__file__).resolve().parents[2]
 PHOTOS = ["jpeg_large_base_sunset_4272x2848.jpg", "jpeg_large_prog_bridge_4352x2448.jpg"]
 
@@ -44,21 +46,8 @@ end
 """
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
-def wait_for(url, seconds=60):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except Exception:  # noqa: BLE001 - not up yet
-            time.sleep(0.2)
-    raise SystemExit(f"not up after {seconds} s: {url}")
 
 
 def peak_rss_mb(pid):
