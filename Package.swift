@@ -25,6 +25,23 @@ let package = Package(
             description: "WebP decoding and encoding through the system libwebp (apt-get install libwebp-dev)."
         ),
         .trait(
+            name: "HEIF",
+            description: "HEIC/HEIF decoding through the system libheif (apt-get install libheif-dev)."
+        ),
+        .trait(
+            name: "AVIF",
+            description: "AVIF decoding (dav1d) and encoding (aom) through the system libavif (apt-get install libavif-dev)."
+        ),
+        .trait(
+            name: "JPEGXL",
+            description: "JPEG XL decoding through the system libjxl (apt-get install libjxl-dev)."
+        ),
+        .trait(
+            name: "AllFormats",
+            description: "Every format trait: WebP, HEIF, AVIF and JPEGXL (apt-get install libwebp-dev libheif-dev libavif-dev libjxl-dev).",
+            enabledTraits: ["WebP", "HEIF", "AVIF", "JPEGXL"]
+        ),
+        .trait(
             name: "HTTPClient",
             description: "The imagery tool loads http(s) with AsyncHTTPClient (NIO) instead of URLSession: bounded memory, a total deadline, no busy waiting. Off by default, so the Quick start builds no NIO."
         ),
@@ -72,12 +89,20 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]
         ),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libavif's and libjxl's pkg-config flags are for Windows DLLs and libhwy's C++, which
+        // SwiftPM refuses; their headers are on the default path.
+        .systemLibrary(name: "CAvif", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CJxl", providers: [.apt(["libjxl-dev"])]),
         .target(
             name: "ImageryCodecs",
             dependencies: [
                 "Imagery",
                 "CImageryCodecs",
                 .target(name: "CWebP", condition: .when(traits: ["WebP"])),
+                .target(name: "CHeif", condition: .when(traits: ["HEIF"])),
+                .target(name: "CAvif", condition: .when(traits: ["AVIF"])),
+                .target(name: "CJxl", condition: .when(traits: ["JPEGXL"])),
             ],
             swiftSettings: strictSettings
         ),

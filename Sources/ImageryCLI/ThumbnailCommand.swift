@@ -47,7 +47,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(help: "Crop the centre square and mask it to a circle.")
     var circle = false
 
-    @Option(help: "Output format: jpeg, png or webp (default: jpeg, or png with --round or --circle).")
+    @Option(help: "Output format: jpeg, png, webp or avif (default: jpeg, or png with --round or --circle; webp and avif need their traits).")
     var format: OutputFormat?
 
     @Option(help: "JPEG/WebP quality, 1–100.")
@@ -112,7 +112,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         )
         let files = InputFiles.expand(inputs)
         for (format, count) in files.skipped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let hint = format == .webp ? " (build with --traits WebP)" : ""
+            let hint = [.tiff, .bmp].contains(format) ? "" : " (build with --traits \(format.packageTrait))"
             FileHandle.standardError.write(Data("note: skipped \(count) \(format) file(s) in the given directories: not supported by this build\(hint)\n".utf8))
         }
         let report = await job.run(files: files.paths, jobs: jobs, progress: Progress(total: files.paths.count))
@@ -160,13 +160,14 @@ struct CropSpec: ExpressibleByArgument, Sendable {
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case jpeg, png, webp
+    case jpeg, png, webp, avif
 
     var imageFormat: ImageFormat {
         switch self {
         case .jpeg: .jpeg
         case .png: .png
         case .webp: .webp
+        case .avif: .avif
         }
     }
 }

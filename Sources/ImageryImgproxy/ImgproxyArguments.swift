@@ -118,6 +118,7 @@ extension ImageFormat {
         case "gif": self = .gif
         case "avif": self = .avif
         case "heic": self = .heic
+        case "jxl": self = .jxl
         case "tiff": self = .tiff
         case "bmp": self = .bmp
         default: return nil

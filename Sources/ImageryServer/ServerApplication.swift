@@ -60,11 +60,13 @@ package struct ServerApplication: Sendable {
         self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
         self.images = ImageEndpoint(
             preflight: preflight,
-            renderer: ImageRenderer(pipeline: pipeline, cacheControl: configuration.cacheControl, logger: logger),
+            renderer: ImageRenderer(
+                pipeline: pipeline, negotiation: configuration.negotiation, cacheControl: configuration.cacheControl, logger: logger
+            ),
             admission: Admission(limit: configuration.maximumQueue, metrics: serverMetrics),
             responses: ResponseCache(budget: configuration.responseCacheBytes),
             disk: disk, metrics: serverMetrics,
-            negotiable: Set(ImageEncoder.supportedFormats).intersection([.webp, .avif]),
+            negotiation: configuration.negotiation,
             settings: configuration.outputSettingsDigest,
             errorCacheControl: configuration.errorCacheControl, logger: logger
         )

@@ -14,6 +14,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     case webp
     case heic
     case avif
+    /// JPEG XL, as a bare codestream or in its ISO container.
+    case jxl
     case tiff
     case bmp
 
@@ -38,6 +40,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             self = .gif
         } else if matches(Array("RIFF".utf8)) && matches(Array("WEBP".utf8), at: 8) {
             self = .webp
+        } else if matches([0xFF, 0x0A]) || matches([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
+            self = .jxl
         } else if matches([0x49, 0x49, 0x2A, 0x00]) || matches([0x4D, 0x4D, 0x00, 0x2A]) {
             self = .tiff
         } else if matches(Array("BM".utf8)) && head.count >= 14 {
@@ -76,6 +80,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .webp: "WebP"
         case .heic: "HEIC"
         case .avif: "AVIF"
+        case .jxl: "JPEG XL"
         case .tiff: "TIFF"
         case .bmp: "BMP"
         }

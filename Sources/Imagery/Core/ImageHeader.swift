@@ -1,8 +1,9 @@
 /// The stored pixel size an image's header declares, read without decoding: what the
 /// pipeline's decoding-pixel budget charges a decode before it starts.
 package enum ImageHeader {
-    /// The declared width and height of a JPEG, PNG, GIF or WebP, or `nil` for another
-    /// format or a header too short or damaged to read (whose decode then fails at once).
+    /// The declared width and height of a JPEG, PNG, GIF, WebP, HEIC, AVIF or JPEG XL, or `nil`
+    /// for another format or a header too short or damaged to read (whose decode then fails at
+    /// once, or is refused by its decoder's own size check).
     package static func size(of bytes: [UInt8]) -> PixelSize? {
         guard let format = ImageFormat(sniffing: bytes) else { return nil }
         return size(of: bytes, format: format)
@@ -15,6 +16,8 @@ package enum ImageHeader {
         case .png: bytes.count >= 24 ? PixelSize(width: bigEndian(bytes, 16, 4), height: bigEndian(bytes, 20, 4)) : nil
         case .gif: bytes.count >= 10 ? PixelSize(width: littleEndian(bytes, 6, 2), height: littleEndian(bytes, 8, 2)) : nil
         case .webp: webpSize(bytes)
+        case .heic, .avif: largestSpatialExtent(bytes)
+        case .jxl: jpegXLSize(bytes)
         default: nil
         }
         guard let size, size.width > 0, size.height > 0 else { return nil }
@@ -55,6 +58,71 @@ package enum ImageHeader {
             return PixelSize(width: littleEndian(bytes, 26, 2) & 0x3FFF, height: littleEndian(bytes, 28, 2) & 0x3FFF)
         default:
             return nil
+        }
+    }
+
+    /// HEIF and AVIF state each item's size in an `ispe` box inside `meta`, near the start. A
+    /// grid has one for the grid and one per tile: the largest is the image (or more, which
+    /// errs on the safe side).
+    private static func largestSpatialExtent(_ bytes: [UInt8]) -> PixelSize? {
+        let tag: [UInt8] = [0x69, 0x73, 0x70, 0x65]   // "ispe"
+        var best: PixelSize?
+        var index = 4
+        let end = min(bytes.count, 1 << 20) - 12
+        while index < end {
+            if bytes[index] == tag[0], bytes[index + 1] == tag[1], bytes[index + 2] == tag[2], bytes[index + 3] == tag[3] {
+                let size = PixelSize(width: bigEndian(bytes, index + 8, 4), height: bigEndian(bytes, index + 12, 4))
+                if size.width.multipliedReportingOverflow(by: size.height).partialValue > (best.map { $0.width * $0.height } ?? 0) {
+                    best = size
+                }
+                index += 16
+            } else {
+                index += 1
+            }
+        }
+        return best
+    }
+
+    /// JPEG XL's SizeHeader, the first field of the codestream (bare, or in a `jxlc` or the first
+    /// `jxlp` box of the container): bit-packed, least significant bit first.
+    private static func jpegXLSize(_ bytes: [UInt8]) -> PixelSize? {
+        var start = 0
+        if bytes.count > 12, bytes[0] == 0 {
+            // ISO boxes: size (4), type (4); jxlp has a 4-byte sequence number before its data.
+            var index = 0
+            while index + 8 <= bytes.count, start == 0 {
+                let length = bigEndian(bytes, index, 4)
+                let type = String(decoding: bytes[index + 4..<index + 8], as: UTF8.self)
+                if type == "jxlc" { start = index + 8 } else if type == "jxlp" { start = index + 12 }
+                guard length >= 8 else { return nil }
+                index += length
+            }
+        }
+        guard start + 2 < bytes.count, bytes[start] == 0xFF, bytes[start + 1] == 0x0A else { return nil }
+        var reader = BitReader(bytes: bytes, bit: (start + 2) * 8)
+        func dimension(small: Bool) -> Int? {
+            if small { return reader.read(5).map { ($0 + 1) * 8 } }
+            guard let selector = reader.read(2) else { return nil }
+            return reader.read([9, 13, 18, 30][selector]).map { $0 + 1 }
+        }
+        guard let small = reader.read(1).map({ $0 == 1 }), let height = dimension(small: small), let ratio = reader.read(3) else { return nil }
+        let ratios = [(1, 1), (12, 10), (4, 3), (3, 2), (16, 9), (5, 4), (2, 1)]
+        let width = ratio == 0 ? dimension(small: small) : height * ratios[ratio - 1].0 / ratios[ratio - 1].1
+        return width.map { PixelSize(width: $0, height: height) }
+    }
+
+    private struct BitReader {
+        let bytes: [UInt8]
+        var bit: Int
+
+        mutating func read(_ count: Int) -> Int? {
+            guard bit + count <= bytes.count * 8 else { return nil }
+            var value = 0
+            for shift in 0..<count {
+                value |= Int(bytes[(bit + shift) / 8] >> ((bit + shift) % 8) & 1) << shift
+            }
+            bit += count
+            return value
         }
     }
 

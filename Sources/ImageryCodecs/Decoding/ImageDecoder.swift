@@ -1,8 +1,9 @@
 import Imagery
 
-/// The default decoder: recognises the format from the bytes and decodes JPEG, PNG, GIF
-/// (first frame) and, with the `WebP` package trait, WebP. HEIC, AVIF, TIFF and BMP are
-/// recognised and refused with `ImageError.unsupportedFormat`.
+/// The default decoder: recognises the format from the bytes and decodes JPEG, PNG and GIF
+/// (first frame), and with package traits WebP (`WebP`), HEIC (`HEIF`), AVIF (`AVIF`) and
+/// JPEG XL (`JPEGXL`); `AllFormats` turns on all four. A format recognised but not built in
+/// (and TIFF and BMP) is refused with `ImageError.unsupportedFormat`, naming the trait.
 ///
 /// The result is upright (EXIF orientation applied) and in sRGB, with straight alpha.
 ///
@@ -21,11 +22,20 @@ public struct ImageDecoder: ImageDecoding {
 
     /// The formats this build can decode.
     public static var supportedFormats: Set<ImageFormat> {
+        var formats: Set<ImageFormat> = [.jpeg, .png, .gif]
         #if WebP
-        [.jpeg, .png, .gif, .webp]
-        #else
-        [.jpeg, .png, .gif]
+        formats.insert(.webp)
         #endif
+        #if HEIF
+        formats.insert(.heic)
+        #endif
+        #if AVIF
+        formats.insert(.avif)
+        #endif
+        #if JPEGXL
+        formats.insert(.jxl)
+        #endif
+        return formats
     }
 
     /// Decodes `data` into an upright sRGB bitmap with straight alpha.
@@ -62,11 +72,33 @@ public struct ImageDecoder: ImageDecoding {
             #if WebP
             return WebPDecoder()
             #else
-            throw .unsupportedFormat(.webp, reason: "this build has no WebP support (build with --traits WebP)")
+            throw notBuilt(.webp)
             #endif
-        case .heic, .avif, .tiff, .bmp:
+        case .heic:
+            #if HEIF
+            return HEIFDecoder()
+            #else
+            throw notBuilt(.heic)
+            #endif
+        case .avif:
+            #if AVIF
+            return AVIFDecoder()
+            #else
+            throw notBuilt(.avif)
+            #endif
+        case .jxl:
+            #if JPEGXL
+            return JPEGXLDecoder()
+            #else
+            throw notBuilt(.jxl)
+            #endif
+        case .tiff, .bmp:
             throw .unsupportedFormat(format, reason: "no decoder for \(format) on this platform")
         }
+    }
+
+    static func notBuilt(_ format: ImageFormat) -> ImageError {
+        .unsupportedFormat(format, reason: "this build reads no \(format) (build with --traits \(format.packageTrait))")
     }
 
     /// Converts from an embedded RGB matrix/TRC profile to sRGB and records what was done.

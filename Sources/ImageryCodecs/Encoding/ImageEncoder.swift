@@ -1,7 +1,9 @@
 import CImageryCodecs
 import Imagery
 
-/// The default encoder: JPEG (quality 1–100), PNG and, with the `WebP` trait, WebP.
+/// The default encoder: JPEG (quality 1–100), PNG, and with package traits WebP (`WebP`) and
+/// AVIF (`AVIF`, through libavif and aom; see the AVIF article for how `quality` maps to its
+/// quantizers).
 ///
 /// JPEG has no alpha, so transparent images are flattened over ``background`` first.
 ///
@@ -15,7 +17,7 @@ public struct ImageEncoder: ImageEncoding {
 
     /// ``format``, whatever the bitmap.
     public func format(for bitmap: Bitmap) -> ImageFormat { format }
-    /// 1–100 for JPEG and lossy WebP; ignored by PNG. Default 85.
+    /// 1–100 for JPEG, lossy WebP and AVIF; ignored by PNG. Default 85.
     public var quality: Int
     /// Lossless WebP instead of lossy. Default `false`.
     public var lossless: Bool
@@ -25,8 +27,8 @@ public struct ImageEncoder: ImageEncoding {
     /// - Throws: `ImageError.unsupportedFormat` if this build cannot write `format`.
     public init(format: ImageFormat, quality: Int = 85, lossless: Bool = false, background: RGBA = .white) throws(ImageError) {
         guard Self.supportedFormats.contains(format) else {
-            throw .unsupportedFormat(format, reason: format == .webp
-                ? "this build has no WebP support (build with --traits WebP)" : "no encoder for \(format)")
+            throw .unsupportedFormat(format, reason: [.webp, .avif].contains(format)
+                ? "this build writes no \(format) (build with --traits \(format.packageTrait))" : "no encoder for \(format)")
         }
         guard (1...100).contains(quality) else { throw .invalidRequest("quality \(quality) is outside 1...100") }
         self.format = format
@@ -37,11 +39,14 @@ public struct ImageEncoder: ImageEncoding {
 
     /// The formats this build can encode.
     public static var supportedFormats: Set<ImageFormat> {
+        var formats: Set<ImageFormat> = [.jpeg, .png]
         #if WebP
-        [.jpeg, .png, .webp]
-        #else
-        [.jpeg, .png]
+        formats.insert(.webp)
         #endif
+        #if AVIF
+        formats.insert(.avif)
+        #endif
+        return formats
     }
 
     /// Encodes `bitmap`, which should be upright (see `Bitmap.oriented()`).
@@ -51,12 +56,14 @@ public struct ImageEncoder: ImageEncoding {
             return try encodeJPEG(bitmap.flattened(over: background))
         case .png:
             return try encodePNG(bitmap.withStraightAlpha())
+        #if WebP
         case .webp:
-            #if WebP
             return try WebPEncoder.encode(bitmap.withStraightAlpha(), quality: quality, lossless: lossless)
-            #else
-            throw .unsupportedFormat(.webp, reason: "this build has no WebP support")
-            #endif
+        #endif
+        #if AVIF
+        case .avif:
+            return try AVIFEncoder.encode(bitmap.withStraightAlpha(), quality: quality)
+        #endif
         default:
             throw .unsupportedFormat(format, reason: "no encoder for \(format)")
         }

@@ -55,6 +55,7 @@ extension ServerConfiguration {
             ("draft-headroom", String(draftHeadroom)),
             ("formats", ImageEncoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ",")),
             ("cache-control", cacheControl),
+            ("negotiation", negotiation.settingsDescription),
         ])
     }
 }

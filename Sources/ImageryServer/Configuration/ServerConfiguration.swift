@@ -1,4 +1,6 @@
 import Foundation
+import ImageryCodecs
+import ImageryImgproxy
 import Logging
 
 /// Everything `imagery-server` is started with, as typed values. The defaults are written here
@@ -86,6 +88,8 @@ package struct ServerConfiguration: Sendable {
 
     /// JPEG and WebP quality when the URL gives none. Default: 80.
     package var defaultQuality = 80
+    /// How `Accept` chooses the format (`--auto-avif`, `--auto-webp`, `--enforce-avif`, `--enforce-webp`).
+    package var negotiation = FormatNegotiation(writable: ImageEncoder.supportedFormats)
     /// `Cache-Control` of successful responses. Default: a year, immutable: a URL names its
     /// options and source, so its bytes never change.
     package var cacheControl = "public, max-age=31536000, immutable"

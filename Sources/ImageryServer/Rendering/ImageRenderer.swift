@@ -10,6 +10,7 @@ import NIOCore
 /// and limits), encodes it in the negotiated format off the cooperative pool, and tags it.
 struct ImageRenderer: Sendable {
     let pipeline: ImagePipeline
+    let negotiation: FormatNegotiation
     let cacheControl: String
     let logger: Logger
 
@@ -20,7 +21,7 @@ struct ImageRenderer: Sendable {
         } catch {
             throw ServerError(error)
         }
-        let format = plan.format ?? accepted.format(hasTransparency: image.hasTransparency)
+        let format = negotiation.format(requested: plan.format, accepted: accepted, hasTransparency: image.hasTransparency)
         let bytes: [UInt8]
         do {
             let encoder = try ImageEncoder(format: format, quality: plan.quality, background: plan.background)
@@ -33,7 +34,7 @@ struct ImageRenderer: Sendable {
         return CachedResponse(
             body: ByteBuffer(bytes: bytes), contentType: format.mimeType,
             etag: "\"" + Base64URL.encode(Array(digest).prefix(16)) + "\"",
-            varyAccept: plan.format == nil, cacheControl: cacheControl
+            varyAccept: negotiation.variesByAccept(requested: plan.format), cacheControl: cacheControl
         )
     }
 

@@ -16,8 +16,8 @@ struct ImageEndpoint: Sendable {
     let responses: ResponseCache
     let disk: ResponseDiskTier?
     let metrics: ServerMetrics
-    /// The formats `Accept` may choose among: the ones this build writes.
-    let negotiable: Set<ImageFormat>
+    /// How `Accept` chooses among the formats this build writes.
+    let negotiation: FormatNegotiation
     /// ``ResponseVariantKey/settings`` for every response of this server.
     let settings: String
     let errorCacheControl: String
@@ -26,7 +26,7 @@ struct ImageEndpoint: Sendable {
     func respond(to request: Request) async -> Response {
         // The target as sent: a plain source's percent-encoding must survive to the parser.
         let path = request.uri.path
-        let accepted = AcceptedFormats(accept: request.headers[.accept], negotiable: negotiable)
+        let accepted = negotiation.accepted(request.headers[.accept])
         let key = ResponseVariantKey(path: path, accepted: accepted, settings: settings)
         let ifNoneMatch = request.headers[.ifNoneMatch]
         if let hit = responses[key] {

@@ -24,6 +24,15 @@ struct ManifestEntry: Sendable, CustomTestStringConvertible {
 
     var bytes: [UInt8] { get throws { [UInt8](try Data(contentsOf: url)) } }
 
+    /// The format its bytes are, or `nil` when unreadable or unrecognised.
+    var imageFormat: ImageFormat? { (try? bytes).flatMap { ImageFormat(sniffing: $0) } }
+
+    /// Whether its format needs a package trait (WebP, HEIF, AVIF, JPEGXL) to decode.
+    var needsTrait: Bool { imageFormat.map { ![.jpeg, .png, .gif].contains($0) } ?? false }
+
+    /// Whether this build decodes its format.
+    var isDecodable: Bool { imageFormat.map { ImageDecoder.supportedFormats.contains($0) } ?? false }
+
     var testDescription: String { file }
 }
 

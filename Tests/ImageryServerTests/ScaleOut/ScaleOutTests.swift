@@ -44,7 +44,7 @@ struct ScaleOutTests {
         }
     }
 
-    @Test("The edge cache answers repeats without reaching the instances, and keeps WebP-capable clients apart")
+    @Test("The edge cache answers repeats without reaching the instances, and keeps AVIF, WebP and other clients apart")
     func edgeCache() async throws {
         let origin = try CountingOrigin()
         defer { origin.stop() }
@@ -68,15 +68,22 @@ struct ScaleOutTests {
             }
             #expect(origin.gets == urls.count)
 
-            // A client that accepts WebP has its own cache entry (the server may answer it
-            // differently), which is then a hit too
+            // Clients that accept AVIF, and clients that accept WebP but not AVIF, each have a
+            // cache entry of their own (the server answers them differently), which is then a
+            // hit for any Accept of the same class
+            let writes = ImageEncoder.supportedFormats
+            let avif = try await Cluster.get(port: front.port, urls[0], accept: "image/avif,image/webp,*/*")
+            #expect(avif.status == 200 && avif.cacheStatus == "MISS")
+            #expect(avif.contentType == (writes.contains(.avif) ? "image/avif" : writes.contains(.webp) ? "image/webp" : "image/jpeg"))
             let webP = try await Cluster.get(port: front.port, urls[0], accept: "image/webp,*/*")
             #expect(webP.status == 200 && webP.cacheStatus == "MISS")
-            let webPBuild = ImageEncoder.supportedFormats.contains(.webp)
-            #expect(webP.contentType == (webPBuild ? "image/webp" : "image/jpeg"))
-            let otherWebP = try await Cluster.get(port: front.port, urls[0], accept: "image/avif,image/webp,*/*")
+            #expect(webP.contentType == (writes.contains(.webp) ? "image/webp" : "image/jpeg"))
+            let otherAVIF = try await Cluster.get(port: front.port, urls[0], accept: "image/avif,*/*;q=0.8")
+            let otherWebP = try await Cluster.get(port: front.port, urls[0], accept: "image/webp,image/apng,*/*")
             let jpegOnly = try await Cluster.get(port: front.port, urls[0], accept: "image/jpeg")
-            #expect(otherWebP.cacheStatus == "HIT" && jpegOnly.cacheStatus == "HIT")
+            #expect(otherAVIF.cacheStatus == "HIT" && otherAVIF.contentType == avif.contentType)
+            #expect(otherWebP.cacheStatus == "HIT" && otherWebP.contentType == webP.contentType)
+            #expect(jpegOnly.cacheStatus == "HIT" && jpegOnly.contentType == "image/jpeg")
 
             // And the edge coalesces too: 8 concurrent misses for each of 4 new URLs send each
             // instance one request per URL (plus the scrape that read `sent`)

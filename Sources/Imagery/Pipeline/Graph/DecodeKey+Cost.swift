@@ -2,8 +2,9 @@ extension DecodeKey {
     /// The pixels a decode of `bytes` holds at its peak, estimated from the header, for the
     /// decoding-pixel budget. The estimate follows the codecs' draft decoding: JPEG reduces in
     /// eighths (DCT scaling), PNG by an integer box factor over streamed rows, WebP to the draft
-    /// itself; GIF (reduced band by band, but over a canvas the header may overstate) and the rest
-    /// are charged whole, which errs on the safe side. The resized output is added. An unreadable header
+    /// itself; GIF (reduced band by band, but over a canvas the header may overstate), HEIC
+    /// (whose embedded thumbnail may serve instead), AVIF, JPEG XL and the rest are charged
+    /// whole, which errs on the safe side. The resized output is added. An unreadable header
     /// costs nothing: its decode fails at once.
     func decodingCost(of bytes: [UInt8]) -> Int {
         guard let format = ImageFormat(sniffing: bytes), let stored = ImageHeader.size(of: bytes, format: format) else { return 0 }

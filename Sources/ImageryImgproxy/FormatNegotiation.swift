@@ -1,0 +1,70 @@
+import Imagery
+
+/// How `Accept` chooses a response's format, with imgproxy's four switches: AVIF first, then
+/// WebP, then JPEG (or PNG where alpha must survive).
+///
+/// Unlike imgproxy, Imagery negotiates by default (`autoAVIF` and `autoWebP` are on); imgproxy's
+/// `IMGPROXY_AUTO_AVIF` and `IMGPROXY_AUTO_WEBP` default to off. `enforce…` lets `Accept` replace
+/// a format the URL names too. Enforcement follows the client's best class: a client that takes
+/// AVIF and WebP, on a server that enforces WebP but not AVIF, keeps the URL's format, since
+/// its class is AVIF. One class per client keeps the response cache and an edge cache keyed
+/// by three classes exact.
+///
+/// ```swift
+/// let negotiation = FormatNegotiation(writable: [.jpeg, .png, .webp, .avif])
+/// let accepted = negotiation.accepted("image/avif,image/webp,*/*")        // .avif
+/// negotiation.format(requested: nil, accepted: accepted, hasTransparency: false)     // .avif
+/// negotiation.format(requested: .png, accepted: accepted, hasTransparency: false)    // .png
+/// negotiation.variesByAccept(requested: .png)                             // false
+/// ```
+public struct FormatNegotiation: Sendable, Hashable {
+    /// The formats this server writes.
+    public var writable: Set<ImageFormat>
+    /// `Accept` may choose AVIF for a URL that names no format. Default on.
+    public var autoAVIF = true
+    /// `Accept` may choose WebP for a URL that names no format. Default on.
+    public var autoWebP = true
+    /// `Accept` chooses AVIF even over a format the URL names. Implies ``autoAVIF``. Default off.
+    public var enforceAVIF = false
+    /// `Accept` chooses WebP even over a format the URL names. Implies ``autoWebP``. Default off.
+    public var enforceWebP = false
+
+    public init(writable: Set<ImageFormat>) {
+        self.writable = writable
+    }
+
+    /// The formats `Accept` can choose among, in this build and with these switches.
+    public var negotiable: Set<ImageFormat> {
+        var formats: Set<ImageFormat> = []
+        if autoAVIF || enforceAVIF { formats.insert(.avif) }
+        if autoWebP || enforceWebP { formats.insert(.webp) }
+        return formats.intersection(writable)
+    }
+
+    /// The client's class for `accept` (the value of its `Accept` header).
+    public func accepted(_ accept: String?) -> AcceptedFormats {
+        AcceptedFormats(accept: accept, negotiable: negotiable)
+    }
+
+    /// The format of a response for a URL that names `requested` (or none), a client of class
+    /// `accepted` and an image with or without transparency.
+    public func format(requested: ImageFormat?, accepted: AcceptedFormats, hasTransparency: Bool) -> ImageFormat {
+        guard let requested else { return accepted.format(hasTransparency: hasTransparency) }
+        switch accepted {
+        case .avif where enforceAVIF && writable.contains(.avif): return .avif
+        case .webp where enforceWebP && writable.contains(.webp): return .webp
+        default: return requested
+        }
+    }
+
+    /// Whether a response for a URL that names `requested` (or none) depends on `Accept`, and so
+    /// carries `Vary: Accept`.
+    public func variesByAccept(requested: ImageFormat?) -> Bool {
+        requested == nil || (enforceAVIF && negotiable.contains(.avif)) || (enforceWebP && negotiable.contains(.webp))
+    }
+
+    /// The switches, for a cache key: responses made under other switches are other responses.
+    public var settingsDescription: String {
+        "auto-avif=\(autoAVIF),auto-webp=\(autoWebP),enforce-avif=\(enforceAVIF),enforce-webp=\(enforceWebP)"
+    }
+}
