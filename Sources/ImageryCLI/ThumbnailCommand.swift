@@ -50,8 +50,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(help: "Output format: jpeg, png, webp or avif (default: jpeg, or png with --round or --circle; webp and avif need their traits).")
     var format: OutputFormat?
 
-    @Option(help: "JPEG/WebP quality, 1–100.")
+    @Option(help: "JPEG, WebP and AVIF quality, 1–100.")
     var quality: Int = 85
+
+    @Option(help: "AVIF encoder speed, 0 (smallest files) to 10 (fastest).")
+    var avifSpeed: Int = 9
 
     @Option(name: .shortAndLong, help: "Output directory (created if missing).")
     var output: String
@@ -67,6 +70,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         guard chosen <= 1 else { throw ValidationError("Use only one of --fit, --fill and --width.") }
         if let width, width <= 0 { throw ValidationError("--width must be positive.") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
+        guard (0...10).contains(avifSpeed) else { throw ValidationError("--avif-speed must be between 0 and 10.") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         if let blur, !(blur.isFinite && blur >= 0) { throw ValidationError("--blur must be 0 or more.") }
         if let round, !(round.isFinite && round >= 0) { throw ValidationError("--round must be 0 or more.") }
@@ -97,12 +101,13 @@ struct ThumbnailCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let encoder: ImageEncoder
+        var encoder: ImageEncoder
         do {
             encoder = try ImageEncoder(format: outputFormat.imageFormat, quality: quality)
         } catch {
             throw ValidationError("\(error)")
         }
+        encoder.avifSpeed = avifSpeed
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         var options = DecodingOptions()
         options.policy = lenient ? .lenient : .strict

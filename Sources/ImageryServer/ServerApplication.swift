@@ -61,7 +61,8 @@ package struct ServerApplication: Sendable {
         self.images = ImageEndpoint(
             preflight: preflight,
             renderer: ImageRenderer(
-                pipeline: pipeline, negotiation: configuration.negotiation, cacheControl: configuration.cacheControl, logger: logger
+                pipeline: pipeline, negotiation: configuration.negotiation, avifSpeed: configuration.avifSpeed,
+                cacheControl: configuration.cacheControl, logger: logger
             ),
             admission: Admission(limit: configuration.maximumQueue, metrics: serverMetrics),
             responses: ResponseCache(budget: configuration.responseCacheBytes),

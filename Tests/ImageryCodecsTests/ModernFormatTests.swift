@@ -186,6 +186,19 @@ import Imagery
         #expect(photo.alphaMode == .opaque)
     }
 
+    @Test("The AVIF speed reaches aom, within 0...10", .enabled(if: avifOut, "needs the AVIF trait"))
+    func avifSpeedReachesTheEncoder() throws {
+        let photo = try Self.rocket320()
+        var encoder = try ImageEncoder(format: .avif, quality: 60)
+        #expect(encoder.avifSpeed == 9)
+        let fast = try encoder.encode(photo)
+        encoder.avifSpeed = 6
+        let slow = try encoder.encode(photo)
+        #expect(fast != slow)
+        encoder.avifSpeed = 42
+        #expect(encoder.avifSpeed == 10)
+    }
+
     @Test("Without the AVIF trait, asking to write AVIF names the trait", .enabled(if: !avifOut, "this build writes AVIF"))
     func avifEncoderRefusedWithoutTrait() {
         #expect { try ImageEncoder(format: .avif) } throws: { Self.isUnsupported($0, .avif, naming: "AVIF") }

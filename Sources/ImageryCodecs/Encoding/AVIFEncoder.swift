@@ -9,16 +9,12 @@ import Imagery
 /// imgproxy's 1–100 onto them the way libheif and later libavif do, so the same `q` means the
 /// same thing whichever of them wrote the file.
 enum AVIFEncoder {
-    /// aom's speed (0 slowest … 10 fastest). Benchmarks/README.md shows the size and time each
-    /// speed gives against WebP at equal SSIM, and why this one was chosen.
-    static let defaultSpeed = 8
-
     /// `(100 − q) × 63 / 100`, rounded: q 100 is quantizer 0, q 1 is 62.
     static func quantizer(quality: Int) -> Int32 {
         Int32(((100 - min(100, max(1, quality))) * 63 + 50) / 100)
     }
 
-    static func encode(_ bitmap: Bitmap, quality: Int, speed: Int = defaultSpeed) throws(ImageError) -> [UInt8] {
+    static func encode(_ bitmap: Bitmap, quality: Int, speed: Int) throws(ImageError) -> [UInt8] {
         guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, AVIF_PIXEL_FORMAT_YUV420) else {
             throw .encodingFailed(.avif, detail: "libavif could not allocate an image")
         }

@@ -56,6 +56,7 @@ extension ServerConfiguration {
             ("formats", ImageEncoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ",")),
             ("cache-control", cacheControl),
             ("negotiation", negotiation.settingsDescription),
+            ("avif-speed", String(avifSpeed)),
         ])
     }
 }

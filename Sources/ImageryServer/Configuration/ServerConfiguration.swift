@@ -90,6 +90,8 @@ package struct ServerConfiguration: Sendable {
     package var defaultQuality = 80
     /// How `Accept` chooses the format (`--auto-avif`, `--auto-webp`, `--enforce-avif`, `--enforce-webp`).
     package var negotiation = FormatNegotiation(writable: ImageEncoder.supportedFormats)
+    /// aom's speed for AVIF responses (`--avif-speed`).
+    package var avifSpeed = 9
     /// `Cache-Control` of successful responses. Default: a year, immutable: a URL names its
     /// options and source, so its bytes never change.
     package var cacheControl = "public, max-age=31536000, immutable"

@@ -11,6 +11,7 @@ import NIOCore
 struct ImageRenderer: Sendable {
     let pipeline: ImagePipeline
     let negotiation: FormatNegotiation
+    let avifSpeed: Int
     let cacheControl: String
     let logger: Logger
 
@@ -24,7 +25,8 @@ struct ImageRenderer: Sendable {
         let format = negotiation.format(requested: plan.format, accepted: accepted, hasTransparency: image.hasTransparency)
         let bytes: [UInt8]
         do {
-            let encoder = try ImageEncoder(format: format, quality: plan.quality, background: plan.background)
+            var encoder = try ImageEncoder(format: format, quality: plan.quality, background: plan.background)
+            encoder.avifSpeed = avifSpeed
             bytes = try await Self.encode(image, with: encoder)
         } catch {
             logger.error("encoding failed", metadata: ["format": "\(format)", "error": "\(error)"])
