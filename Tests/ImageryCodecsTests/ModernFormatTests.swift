@@ -1,6 +1,7 @@
 import Testing
 @testable import ImageryCodecs
 import Imagery
+import ImageryTestSupport
 
 /// HEIC, AVIF and JPEG XL: what each trait adds, and what a build without it says.
 /// (Each bundled file's size, format and orientation is checked by `DecodingTests` too.)
@@ -98,7 +99,7 @@ import Imagery
 
     @Test("A HEIC whose image claims 65535×65535 is refused before anything that size exists", .enabled(if: heif, "needs the HEIF trait"))
     func absurdHEICIsRefused() throws {
-        let bytes = try Self.claimingSize(65535, 65535, in: TestImages.bytes("heic_rocket_320x214.heic"))
+        let bytes = Fixtures.claimingSize(65535, 65535, in: try TestImages.bytes("heic_rocket_320x214.heic"))
         #expect { try ImageDecoder().decode(bytes) } throws: { error in
             switch error as? ImageError {
             case .tooLarge(65535, 65535, _)?: true
@@ -111,7 +112,7 @@ import Imagery
 
     @Test("A HEIC within libheif's limit but over the pixel limit is refused by the size check", .enabled(if: heif, "needs the HEIF trait"))
     func largeHEICIsRefusedByThePixelLimit() throws {
-        let bytes = try Self.claimingSize(20000, 20000, in: TestImages.bytes("heic_rocket_320x214.heic"))
+        let bytes = Fixtures.claimingSize(20000, 20000, in: try TestImages.bytes("heic_rocket_320x214.heic"))
         #expect(throws: ImageError.tooLarge(width: 20000, height: 20000, limit: DecodingOptions().maximumPixelCount)) {
             try ImageDecoder().decode(bytes)
         }
@@ -140,9 +141,23 @@ import Imagery
         #expect(ImageComparison.psnr(opaque, try Self.rocket320()) > 30)
     }
 
+    @Test("AVIF and JPEG XL drafts are box-reduced to the draft before they are returned", .enabled(if: avif && jpegXL, "needs the AVIF and JPEGXL traits"), arguments: [
+        "avif_rocket_320x214.avif", "jxl_rocket_320x214.jxl",
+    ])
+    func draftsAreBoxReduced(file: String) throws {
+        var options = DecodingOptions()
+        options.draft = .fit(width: 64, height: 64)
+        let draft = try ImageDecoder().decode(TestImages.bytes(file), options: options)
+        // 64 × 43 is a scale a hair over 1/5 (43 / 214), so the largest whole factor that covers
+        // it is 4: 80 × 54 (the last row of boxes partial).
+        #expect(draft.width == 80 && draft.height == 54)
+        #expect(draft.metadata.decodeScale == 0.25)
+        #expect(draft.metadata.originalSize == PixelSize(width: 320, height: 214))
+    }
+
     @Test("An AVIF that claims 65535×65535 is refused before anything that size exists", .enabled(if: avif, "needs the AVIF trait"))
     func absurdAVIFIsRefused() throws {
-        let bytes = try Self.claimingSize(65535, 65535, in: TestImages.bytes("avif_rocket_320x214.avif"))
+        let bytes = Fixtures.claimingSize(65535, 65535, in: try TestImages.bytes("avif_rocket_320x214.avif"))
         #expect { try ImageDecoder().decode(bytes) } throws: { error in
             switch error as? ImageError {
             case .tooLarge(65535, 65535, _)?: true
@@ -232,21 +247,5 @@ import Imagery
     ])
     func mutatedFilesNeverCrash(name: String) throws {
         try CorruptInputTests.checkMutations(of: name, someStillDecode: !name.hasSuffix(".jxl"))
-    }
-
-    /// `bytes` with every `ispe` box (the declared image size of HEIF and AVIF) saying width × height.
-    static func claimingSize(_ width: UInt32, _ height: UInt32, in bytes: [UInt8]) throws -> [UInt8] {
-        var patched = bytes
-        let tag = Array("ispe".utf8)
-        var found = 0
-        for index in 0..<(bytes.count - 16) where Array(bytes[index..<index + 4]) == tag {
-            // ispe: 4-byte version and flags, then width and height, big-endian.
-            for (offset, value) in [(8, width), (12, height)] {
-                for byte in 0..<4 { patched[index + offset + byte] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(byte))) }
-            }
-            found += 1
-        }
-        try #require(found > 0)
-        return patched
     }
 }

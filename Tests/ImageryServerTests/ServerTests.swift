@@ -270,56 +270,6 @@ struct ServerTests {
         #expect(jpeg.header("content-type") == "image/jpeg")
     }
 
-    @Test("Accept decides WebP only when the build writes it", .enabled(if: ImageEncoder.supportedFormats.contains(.webp), "needs the WebP trait: swift test --traits WebP"))
-    func acceptNegotiatesWebP() async throws {
-        let origin = try Self.origin()
-        defer { origin.stop() }
-        let server = try await ServerHarness.start { $0.allowLoopbackSources = true }
-        defer { server.cancel() }
-        let webp = try await server.get(Self.plain(origin, "/rocket.jpg"), headers: [("Accept", "image/webp,*/*")])
-        #expect(webp.header("content-type") == "image/webp" && webp.header("vary") == "Accept")
-        let refused = try await server.get(Self.plain(origin, "/rocket.jpg"), headers: [("Accept", "image/webp;q=0,*/*")])
-        #expect(refused.header("content-type") == "image/jpeg")
-    }
-
-    @Test(
-        "Accept chooses AVIF, then WebP, then JPEG; each choice can be switched off, and enforced over the URL's format",
-        .enabled(if: ImageEncoder.supportedFormats.isSuperset(of: [.avif, .webp]), "needs the AVIF and WebP traits: swift test --traits AllFormats")
-    )
-    func acceptNegotiatesAVIF() async throws {
-        let origin = try Self.origin()
-        defer { origin.stop() }
-        let browser = [("Accept", "image/avif,image/webp,*/*")]
-        let server = try await ServerHarness.start { $0.allowLoopbackSources = true }
-        defer { server.cancel() }
-        let avif = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200"), headers: browser)
-        #expect(avif.header("content-type") == "image/avif" && avif.header("vary") == "Accept")
-        #expect(ImageFormat(sniffing: avif.body) == .avif)
-        #expect(try ServerHarness.image(avif).width == 200)
-        let named = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/f:jpg"), headers: browser)
-        #expect(named.header("content-type") == "image/jpeg" && named.header("vary") == nil)
-        let asked = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/f:avif"))
-        #expect(asked.header("content-type") == "image/avif" && ImageFormat(sniffing: asked.body) == .avif)
-
-        let noAVIF = try await ServerHarness.start {
-            $0.allowLoopbackSources = true
-            $0.negotiation.autoAVIF = false
-        }
-        defer { noAVIF.cancel() }
-        let webp = try await noAVIF.get(Self.plain(origin, "/rocket.jpg", options: "w:200"), headers: browser)
-        #expect(webp.header("content-type") == "image/webp")
-
-        let enforcing = try await ServerHarness.start {
-            $0.allowLoopbackSources = true
-            $0.negotiation.enforceAVIF = true
-        }
-        defer { enforcing.cancel() }
-        let enforced = try await enforcing.get(Self.plain(origin, "/rocket.jpg", options: "w:200/f:jpg"), headers: browser)
-        #expect(enforced.header("content-type") == "image/avif" && enforced.header("vary") == "Accept")
-        let older = try await enforcing.get(Self.plain(origin, "/rocket.jpg", options: "w:200/f:jpg"), headers: [("Accept", "image/webp,*/*")])
-        #expect(older.header("content-type") == "image/jpeg" && older.header("vary") == "Accept")
-    }
-
     @Test("An app's pipeline routed through ImgproxyURLBuilder gets the image it would have made itself, from one small download")
     func routedPipeline() async throws {
         let origin = try Self.origin()

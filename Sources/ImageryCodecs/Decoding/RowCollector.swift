@@ -75,3 +75,36 @@ struct RowCollector {
         reducer?.finish() ?? pixels
     }
 }
+
+extension RowCollector {
+    /// A whole decoded plane (RGB or RGBA, rows `stride` bytes apart) as packed RGBA, box-reduced
+    /// by `factor` on the way: for codecs that decode only at full size (HEVC, AV1, JPEG XL), so
+    /// that a thumbnail's Lanczos stage starts from the draft, not from every source pixel.
+    static func collect(
+        plane: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, channels: Int, factor: Int, hasAlpha: Bool
+    ) -> (pixels: [UInt8], size: PixelSize) {
+        var collector = RowCollector(width: width, height: height, factor: factor, hasAlpha: hasAlpha)
+        var scratch: [UInt8] = []
+        var row = 0
+        while row < height {
+            row += collector.fillRows(maxRows: 16, scratch: &scratch) { (rows: UnsafeMutablePointer<UInt8>, count: Int) -> Int in
+                for offset in 0..<count {
+                    let source = plane + (row + offset) * stride
+                    let target = rows + offset * width * 4
+                    if channels == 4 {
+                        target.update(from: source, count: width * 4)
+                    } else {
+                        for x in 0..<width {
+                            target[x * 4] = source[x * 3]
+                            target[x * 4 + 1] = source[x * 3 + 1]
+                            target[x * 4 + 2] = source[x * 3 + 2]
+                            target[x * 4 + 3] = 255
+                        }
+                    }
+                }
+                return count
+            }
+        }
+        return (collector.finish(), collector.outputSize)
+    }
+}

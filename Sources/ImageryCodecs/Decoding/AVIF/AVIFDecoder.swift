@@ -8,7 +8,8 @@ import Imagery
 /// libavif reports the container's `irot` and `imir` but does not apply them, so they become
 /// the bitmap's ``Bitmap/orientation``, applied as for JPEG. An EXIF orientation tag inside the
 /// file is ignored, as browsers ignore it. AV1 has no reduced decode, so a draft decodes at full
-/// size; the pixel limit is libavif's own `imageSizeLimit` too, so no frame over it is allocated.
+/// size and is box-reduced before it is returned; the pixel limit is libavif's own
+/// `imageSizeLimit` too, so no frame over it is allocated.
 struct AVIFDecoder: FormatDecoding {
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(ImageError) -> DecodedImage {
         guard let decoder = avifDecoderCreate() else { throw .corrupt(.avif, detail: "libavif could not allocate a decoder") }
@@ -32,8 +33,8 @@ struct AVIFDecoder: FormatDecoding {
         }
 
         let hasAlpha = image.pointee.alphaPlane != nil
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        let status = pixels.withUnsafeMutableBufferPointer { buffer in
+        var full = [UInt8](repeating: 0, count: width * height * 4)
+        let status = full.withUnsafeMutableBufferPointer { buffer in
             var rgb = avifRGBImage()
             avifRGBImageSetDefaults(&rgb, image)
             rgb.format = AVIF_RGB_FORMAT_RGBA
@@ -47,9 +48,20 @@ struct AVIFDecoder: FormatDecoding {
         let orientation = Self.orientation(
             flags: image.pointee.transformFlags, rotation: image.pointee.irot.angle, mirror: image.pointee.imir.mode
         )
-        let metadata = ImageMetadata(format: .avif, originalWidth: width, originalHeight: height, sourceOrientation: orientation)
+        // AV1 decodes whole; a box stage takes a draft down before the thumbnail's Lanczos.
+        let scale = options.draftScale(storedSize: PixelSize(width: width, height: height), orientation: orientation)
+        let factor = DecodingOptions.boxFactor(forScale: scale)
+        let (pixels, size) = factor == 1 ? (full, PixelSize(width: width, height: height)) : full.withUnsafeBufferPointer { buffer in
+            RowCollector.collect(
+                plane: buffer.baseAddress!, stride: width * 4, width: width, height: height, channels: 4, factor: factor, hasAlpha: hasAlpha
+            )
+        }
+        let metadata = ImageMetadata(
+            format: .avif, originalWidth: width, originalHeight: height, sourceOrientation: orientation,
+            decodeScale: Double(size.width) / Double(width)
+        )
         let bitmap = Bitmap(
-            width: width, height: height, pixels: pixels,
+            width: size.width, height: size.height, pixels: pixels,
             alphaMode: hasAlpha ? (image.pointee.alphaPremultiplied != 0 ? .premultiplied : .straight) : .opaque,
             orientation: orientation, metadata: metadata
         )

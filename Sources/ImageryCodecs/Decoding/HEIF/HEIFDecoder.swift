@@ -7,8 +7,9 @@ import Imagery
 ///
 /// libheif applies the container's own transforms (`clap`, `irot`, `imir`) as it decodes, as
 /// browsers do, so the result is upright and an EXIF orientation tag inside the file is not
-/// applied a second time. HEVC has no reduced decode; a draft decode takes the file's embedded
-/// thumbnail instead when that still covers the draft (iPhones store one of 320×240 or so).
+/// applied a second time. HEVC has no reduced decode: a draft decode takes the file's embedded
+/// thumbnail instead when that still covers the draft (iPhones store one of 320×240 or so),
+/// and otherwise box-reduces the full decode to the draft before returning it.
 struct HEIFDecoder: FormatDecoding {
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(ImageError) -> DecodedImage {
         // libheif's default limit (32768 a side) bounds what it allocates before a size is
@@ -48,13 +49,18 @@ struct HEIFDecoder: FormatDecoding {
         guard outWidth > 0, outHeight > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
             throw .corrupt(.heic, detail: "libheif returned an empty plane")
         }
-        let pixels = Self.rgba(from: plane, stride: Int(stride), width: outWidth, height: outHeight, channels: hasAlpha ? 4 : 3)
+        // What the thumbnail did not reduce, a box stage does, down to the draft.
+        let scale = options.draftScale(storedSize: PixelSize(width: outWidth, height: outHeight), orientation: .up)
+        let (pixels, size) = RowCollector.collect(
+            plane: plane, stride: Int(stride), width: outWidth, height: outHeight, channels: hasAlpha ? 4 : 3,
+            factor: DecodingOptions.boxFactor(forScale: scale), hasAlpha: hasAlpha
+        )
         let premultiplied = hasAlpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
         let metadata = ImageMetadata(
-            format: .heic, originalWidth: width, originalHeight: height, decodeScale: Double(outWidth) / Double(width)
+            format: .heic, originalWidth: width, originalHeight: height, decodeScale: Double(size.width) / Double(width)
         )
         let bitmap = Bitmap(
-            width: outWidth, height: outHeight, pixels: pixels,
+            width: size.width, height: size.height, pixels: pixels,
             alphaMode: hasAlpha ? (premultiplied ? .premultiplied : .straight) : .opaque, metadata: metadata
         )
         return DecodedImage(bitmap: bitmap, iccProfile: Self.iccProfile(of: primary))
@@ -95,27 +101,6 @@ struct HEIFDecoder: FormatDecoding {
         var profile = [UInt8](repeating: 0, count: size)
         let error = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
         return error.code == heif_error_Ok ? profile : nil
-    }
-
-    /// Copies libheif's plane (whose rows may be padded) into packed RGBA.
-    static func rgba(from plane: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, channels: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-            for y in 0..<height {
-                let row = plane + y * stride
-                let out = y * width * 4
-                if channels == 4 {
-                    UnsafeMutableRawPointer(buffer.baseAddress! + out).copyMemory(from: row, byteCount: width * 4)
-                } else {
-                    for x in 0..<width {
-                        buffer[out + x * 4] = row[x * 3]
-                        buffer[out + x * 4 + 1] = row[x * 3 + 1]
-                        buffer[out + x * 4 + 2] = row[x * 3 + 2]
-                        buffer[out + x * 4 + 3] = 255
-                    }
-                }
-            }
-            count = width * height * 4
-        }
     }
 
     static func check(_ error: heif_error, stage: String) throws(ImageError) {

@@ -7,7 +7,7 @@ import Imagery
 ///
 /// libjxl applies the codestream's orientation as it decodes, as browsers do, so the result is
 /// upright and an EXIF tag in the container is not applied a second time. libjxl 0.7 has no
-/// reduced decode, so a draft decodes at full size. The size in the header is checked against
+/// reduced decode, so a draft decodes at full size and is box-reduced before it is returned. The size in the header is checked against
 /// the pixel limit before the output buffer exists.
 struct JPEGXLDecoder: FormatDecoding {
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(ImageError) -> DecodedImage {
@@ -52,9 +52,20 @@ struct JPEGXLDecoder: FormatDecoding {
                 guard set == JXL_DEC_SUCCESS else { throw .corrupt(.jxl, detail: "libjxl refused the output buffer") }
             case JXL_DEC_FULL_IMAGE:
                 let hasAlpha = info.alpha_bits > 0
-                let metadata = ImageMetadata(format: .jxl, originalWidth: outWidth, originalHeight: outHeight)
+                // libjxl 0.7 decodes whole; a box stage takes a draft down before the Lanczos.
+                let scale = options.draftScale(storedSize: PixelSize(width: outWidth, height: outHeight), orientation: .up)
+                let factor = DecodingOptions.boxFactor(forScale: scale)
+                let (reduced, size) = factor == 1 ? (pixels, PixelSize(width: outWidth, height: outHeight)) : pixels.withUnsafeBufferPointer { buffer in
+                    RowCollector.collect(
+                        plane: buffer.baseAddress!, stride: outWidth * 4, width: outWidth, height: outHeight, channels: 4,
+                        factor: factor, hasAlpha: hasAlpha
+                    )
+                }
+                let metadata = ImageMetadata(
+                    format: .jxl, originalWidth: outWidth, originalHeight: outHeight, decodeScale: Double(size.width) / Double(outWidth)
+                )
                 let bitmap = Bitmap(
-                    width: outWidth, height: outHeight, pixels: pixels,
+                    width: size.width, height: size.height, pixels: reduced,
                     alphaMode: hasAlpha ? (info.alpha_premultiplied != 0 ? .premultiplied : .straight) : .opaque,
                     metadata: metadata
                 )
