@@ -19,7 +19,6 @@ Usage: Benchmarks/scripts/bench_avif.py [--repeat 3] [--json out.json] [--chart 
 """
 import argparse
 import glob
-import io
 import json
 import os
 import shutil
@@ -27,11 +26,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 import pillow_avif  # noqa: F401  (registers AVIF with Pillow)
 from PIL import Image, ImageDraw, ImageFont
+from pinning import pinned, timed
 from skimage.metrics import structural_similarity
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -41,16 +40,6 @@ QUALITIES = [35, 50, 65, 80]
 WEBP_QUALITIES = [50, 65, 80, 90]
 SPEEDS = [6, 8, 9, 10]
 TARGETS = [0.95, 0.97]
-
-
-def pinned(command):
-    return ["taskset", "-c", "0"] + command
-
-
-def timed(command, env=None):
-    started = time.perf_counter()
-    subprocess.run(pinned(command), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - started
 
 
 def ssim(reference_path, encoded_path):

@@ -22,7 +22,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+from pinning import pinned, timed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IMAGERY = os.path.join(ROOT, ".build/release/imagery")
@@ -43,16 +44,6 @@ for _ in range(repeat):
     times.append(time.perf_counter() - started)
 print(json.dumps(times))
 """
-
-
-def pinned(command):
-    return ["taskset", "-c", "0"] + command
-
-
-def timed(command, env=None):
-    started = time.perf_counter()
-    subprocess.run(pinned(command), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - started
 
 
 def measure(files, work, repeat):

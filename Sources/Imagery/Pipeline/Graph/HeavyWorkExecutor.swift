@@ -10,8 +10,8 @@ import Glibc
 /// until it ends. A server with every pool thread decoding cannot run anything else, not even
 /// the handler of a health check, until a decode finishes. On threads of their own, at a lower
 /// priority, heavy work competes with the pool only in the kernel's scheduler, which preempts it.
+// @unchecked Sendable: `jobs` and `head` are read and written only under `condition`'s lock.
 package final class HeavyWorkExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs` and `head` are read and written only under `condition`'s lock.
 
     /// The one executor every pipeline in the process shares, so that heavy work never uses
     /// more threads than the machine has cores, however many pipelines there are.
