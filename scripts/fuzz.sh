@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes Imagery with libFuzzer and AddressSanitizer.
-# Usage: scripts/fuzz.sh [decoders|heif|avif|jxl|url] [seconds] [extra libFuzzer flags...]
+# Usage: scripts/fuzz.sh [decoders|heif|avif|jxl|animation|url] [seconds] [extra libFuzzer flags...]
 #   decoders (the default): every decoder and the thumbnailer, seeded with the test images.
 #   heif, avif, jxl: the same harness held to one format (inputs of another are skipped), seeded
 #     with that format's test images; built with every format trait whose library is installed.
+#   animation: GIF and WebP inputs through the animated paths (every frame composed and reduced,
+#     then written back as GIF, which must decode to as many frames, and as WebP).
 #     The harness is its own package (Fuzz/) so that the main build never links libFuzzer; its
 #     manifest is written here because SwiftPM names a path dependency after its folder.
 #   url: imagery-server's path, signature, option and source checks (Tests/ImageryURLFuzz),
@@ -13,7 +15,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=decoders
-case "${1:-}" in decoders|heif|avif|jxl|url) target=$1; shift ;; esac
+case "${1:-}" in decoders|heif|avif|jxl|animation|url) target=$1; shift ;; esac
 seconds=${1:-300}
 shift || true
 mkdir -p "$root/Fuzz/findings"
@@ -65,6 +67,7 @@ corpus=$(mktemp -d)
 case "$target" in
     decoders) cp "$root"/Tests/ImageryCodecsTests/Resources/*.{jpg,png,gif,webp,heic,avif,jxl} "$corpus"/ ;;
     heif) cp "$root"/Tests/ImageryCodecsTests/Resources/*.heic "$corpus"/ ;;
+    animation) cp "$root"/Tests/ImageryCodecsTests/Resources/*.{gif,webp} "$corpus"/ ;;
     *) cp "$root"/Tests/ImageryCodecsTests/Resources/*."$target" "$corpus"/ ;;
 esac
 format=""

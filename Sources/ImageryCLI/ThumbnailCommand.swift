@@ -47,7 +47,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(help: "Crop the centre square and mask it to a circle.")
     var circle = false
 
-    @Option(help: "Output format: jpeg, png, webp or avif (default: jpeg, or png with --round or --circle; webp and avif need their traits).")
+    @Option(help: "Output format: jpeg, png, gif, webp or avif (default: jpeg, or png with --round or --circle; webp and avif need their traits). gif and webp keep an animated GIF's or WebP's frames.")
     var format: OutputFormat?
 
     @Option(help: "JPEG, WebP and AVIF quality, 1–100.")
@@ -165,12 +165,13 @@ struct CropSpec: ExpressibleByArgument, Sendable {
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case jpeg, png, webp, avif
+    case jpeg, png, gif, webp, avif
 
     var imageFormat: ImageFormat {
         switch self {
         case .jpeg: .jpeg
         case .png: .png
+        case .gif: .gif
         case .webp: .webp
         case .avif: .avif
         }

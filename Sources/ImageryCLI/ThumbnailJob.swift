@@ -73,7 +73,12 @@ struct ThumbnailJob: Sendable {
             return Failure(path: path, reason: "cannot read: \(error)")
         }
         do {
-            let bytes = try thumbnailer.thumbnailData(from: data, encoder: encoder)
+            // GIF and WebP outputs keep an animation's frames; other formats take the first.
+            let bytes = if ImageEncoder.animatedFormats.contains(encoder.format), let animation = try thumbnailer.animatedThumbnail(from: data) {
+                try encoder.encode(animation)
+            } else {
+                try thumbnailer.thumbnailData(from: data, encoder: encoder)
+            }
             try Data(bytes).write(to: outputURL(for: path), options: .atomic)
             return nil
         } catch let error as ImageError {

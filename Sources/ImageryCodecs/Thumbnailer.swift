@@ -66,6 +66,27 @@ public struct Thumbnailer: Sendable {
     /// the block averaging of DCT scaling aliases (Benchmarks/README.md compares the two).
     static func draft(for resize: Resize, headroom: Int = 2) -> Resize { resize.scaled(by: max(1, headroom)) }
 
+    /// Decodes every frame of an animated GIF or WebP, each resized and processed as
+    /// ``thumbnail(from:)-([UInt8])`` does a still; `nil` for a still image. The frame limits
+    /// are ``decodingOptions``' `animation`.
+    ///
+    /// ```swift
+    /// let thumbnailer = Thumbnailer(resize: .fit(width: 320, height: 320))
+    /// if let animation = try thumbnailer.animatedThumbnail(from: gifBytes) {
+    ///     let webp = try ImageEncoder(format: .webp).encode(animation)
+    /// }
+    /// ```
+    public func animatedThumbnail(from data: [UInt8]) throws(ImageError) -> AnimatedImage? {
+        guard let animation = try ImageDecoder().decodeAnimation(
+            data, resize: resize, allowsUpscaling: allowsUpscaling, options: decodingOptions
+        ) else { return nil }
+        return try animation.mapFrames { (frame: Bitmap) throws(ImageError) -> Bitmap in
+            var frame = frame
+            for processor in processors { frame = try processor.process(frame) }
+            return frame
+        }
+    }
+
     /// Decodes, resizes and encodes `data`.
     public func thumbnailData(from data: [UInt8], encoder: some ImageEncoding) throws(ImageError) -> [UInt8] {
         try encoder.encode(thumbnail(from: data))

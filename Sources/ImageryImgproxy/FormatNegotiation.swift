@@ -47,14 +47,31 @@ public struct FormatNegotiation: Sendable, Hashable {
     }
 
     /// The format of a response for a URL that names `requested` (or none), a client of class
-    /// `accepted` and an image with or without transparency.
-    public func format(requested: ImageFormat?, accepted: AcceptedFormats, hasTransparency: Bool) -> ImageFormat {
-        guard let requested else { return accepted.format(hasTransparency: hasTransparency) }
-        switch accepted {
-        case .avif where enforceAVIF && writable.contains(.avif): return .avif
-        case .webp where enforceWebP && writable.contains(.webp): return .webp
-        default: return requested
+    /// `accepted` and an image with or without transparency. An animation is never answered in
+    /// AVIF by negotiation: where `Accept` would choose AVIF it is WebP (every browser that takes
+    /// AVIF takes WebP), and where JPEG or PNG, GIF. A URL that names a still format (JPEG, PNG,
+    /// AVIF) gets that format, of the first frame.
+    ///
+    /// ```swift
+    /// negotiation.format(requested: nil, accepted: .avif, hasTransparency: false, isAnimated: true)   // .webp
+    /// negotiation.format(requested: nil, accepted: .other, hasTransparency: false, isAnimated: true)  // .gif
+    /// ```
+    public func format(requested: ImageFormat?, accepted: AcceptedFormats, hasTransparency: Bool, isAnimated: Bool = false) -> ImageFormat {
+        let chosen: ImageFormat
+        if let requested {
+            switch accepted {
+            case .avif where enforceAVIF && writable.contains(.avif): chosen = .avif
+            case .webp where enforceWebP && writable.contains(.webp): chosen = .webp
+            default: chosen = requested
+            }
+        } else {
+            chosen = accepted.format(hasTransparency: hasTransparency)
         }
+        guard isAnimated, chosen == .avif || requested == nil else { return chosen }
+        let animated: ImageFormat = writable.contains(.webp) ? .webp : .gif
+        guard let requested else { return chosen == .avif || chosen == .webp ? animated : .gif }
+        // AVIF enforced over a URL's animated format: the animation stays animated.
+        return requested == .gif || requested == .webp ? (writable.contains(.webp) ? .webp : requested) : chosen
     }
 
     /// Whether a response for a URL that names `requested` (or none) depends on `Accept`, and so

@@ -30,11 +30,20 @@ package struct ImgproxyPlan: Sendable {
         package var maximumPixelCount: Int
         /// The formats this build writes.
         package var writableFormats: Set<ImageFormat>
+        /// The limits an animated source is decoded under, or `nil` to serve its first frame.
+        package var animation: AnimationLimits?
+        /// The formats this build writes animations in.
+        package var animatedFormats: Set<ImageFormat>
 
-        package init(quality: Int, maximumPixelCount: Int, writableFormats: Set<ImageFormat>) {
+        package init(
+            quality: Int, maximumPixelCount: Int, writableFormats: Set<ImageFormat>,
+            animation: AnimationLimits? = nil, animatedFormats: Set<ImageFormat> = []
+        ) {
             self.quality = quality
             self.maximumPixelCount = maximumPixelCount
             self.writableFormats = writableFormats
+            self.animation = animation
+            self.animatedFormats = animatedFormats
         }
     }
 
@@ -89,7 +98,6 @@ package struct ImgproxyPlan: Sendable {
             }
         }
         request.processors = processors
-        self.request = request
 
         if let fileExtension, !fileExtension.isEmpty {
             guard let format = ImageFormat(imgproxyExtension: fileExtension), defaults.writableFormats.contains(format) else {
@@ -104,6 +112,10 @@ package struct ImgproxyPlan: Sendable {
         } else {
             self.format = nil
         }
+        // Every request decodes an animation whole, whatever its format, so that responses in
+        // other formats share one decoded result; a still format then takes the first frame.
+        if !defaults.animatedFormats.isEmpty { request.animation = defaults.animation }
+        self.request = request
         self.quality = options.quality > 0 ? options.quality : defaults.quality
         self.background = options.background ?? .white
     }
@@ -113,6 +125,9 @@ package struct ImgproxyPlan: Sendable {
     package var identity: String {
         var parts = [request.source.identity, request.resize?.identifier ?? "original", String(request.allowsUpscaling)]
         parts.append(request.processors.cacheIdentifier)
+        if let animation = request.animation {
+            parts.append("animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0)")
+        }
         parts.append(format?.rawValue ?? "negotiated")
         parts.append(String(quality))
         parts.append(background.identifier)

@@ -186,6 +186,28 @@ func pixelsExample() throws {
     _ = (bitmap, jpeg, partial)
 }
 
+func animationExample() async throws {
+    // Example: animation begin
+    let gif = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "loop.gif")))
+
+    // Every frame, composed, resized and processed alike, with its duration and the loop count.
+    var options = DecodingOptions()
+    options.animation = AnimationLimits(maximumFrameCount: 100)   // later frames are dropped
+    let thumbnailer = Thumbnailer(resize: .fit(width: 320, height: 320), decodingOptions: options, processors: [.circle])
+    if let animation = try thumbnailer.animatedThumbnail(from: gif) {
+        print(animation.frames.count, animation.duration, animation.loopCount)
+        let webp = try ImageEncoder(format: .webp, quality: 80).encode(animation)   // or .gif
+        try Data(webp).write(to: URL(fileURLWithPath: "loop.webp"))
+    }
+
+    // Through the pipeline: ask for the animation, and the memory cache keeps it whole.
+    var request = ImageRequest(url: URL(fileURLWithPath: "loop.gif"), resize: .fit(width: 320, height: 320))
+    request.animation = AnimationLimits()
+    let frames = try await ImagePipeline.shared.image(for: request).animation?.frames
+    // Example: animation end
+    _ = frames
+}
+
 func httpClientExample(guard allowed: @escaping @Sendable (URL) -> Bool) async throws {
     // Example: http client begin
     var http = HTTPClientDataLoader.Configuration()

@@ -16,6 +16,7 @@ struct DocumentSnippetTests {
         ("processing", "Sources/Imagery/Imagery.docc/ProcessingImages.md"),
         ("disk cache", "Sources/ImageryDiskCache/ImageryDiskCache.docc/ImageryDiskCache.md"),
         ("pixels", "Sources/ImageryCodecs/ImageryCodecs.docc/DecodingAndEncoding.md"),
+        ("animation", "Sources/ImageryCodecs/ImageryCodecs.docc/DecodingAndEncoding.md"),
         ("http client", "Sources/ImageryHTTPClient/ImageryHTTPClient.docc/ImageryHTTPClient.md"),
         ("image server", "docs/server.md"),
         ("getting started load", "Sources/Imagery/Imagery.docc/GettingStarted.md"),

@@ -25,6 +25,21 @@ struct ResponseVariantKeyTests {
         #expect(AcceptedFormats.other.format(hasTransparency: true) == .png)
     }
 
+    @Test("An animation is never AVIF: WebP where AVIF or WebP would be, GIF where JPEG or PNG would be")
+    func animationsAvoidAVIF() {
+        var negotiation = FormatNegotiation(writable: [.jpeg, .png, .gif, .webp, .avif])
+        #expect(negotiation.format(requested: nil, accepted: .avif, hasTransparency: false, isAnimated: true) == .webp)
+        #expect(negotiation.format(requested: nil, accepted: .webp, hasTransparency: true, isAnimated: true) == .webp)
+        #expect(negotiation.format(requested: nil, accepted: .other, hasTransparency: false, isAnimated: true) == .gif)
+        #expect(negotiation.format(requested: .gif, accepted: .other, hasTransparency: false, isAnimated: true) == .gif)
+        #expect(negotiation.format(requested: nil, accepted: .avif, hasTransparency: false, isAnimated: false) == .avif)
+        negotiation.enforceAVIF = true
+        #expect(negotiation.format(requested: .gif, accepted: .avif, hasTransparency: false, isAnimated: true) == .webp)
+        #expect(negotiation.format(requested: .gif, accepted: .avif, hasTransparency: false, isAnimated: false) == .avif)
+        let noWebP = FormatNegotiation(writable: [.jpeg, .png, .gif, .avif])
+        #expect(noWebP.format(requested: nil, accepted: .avif, hasTransparency: false, isAnimated: true) == .gif)
+    }
+
     @Test("Every part of the key keeps responses apart, and the digest is stable")
     func parts() {
         let key = ResponseVariantKey(path: "/_/w:10/plain/local:///a.jpg", accepted: .webp, settings: "s1")

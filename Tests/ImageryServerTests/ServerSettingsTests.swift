@@ -16,6 +16,7 @@ struct ServerSettingsTests {
         "allow-loopback-sources": ("true", "true"), "local-root": (NSTemporaryDirectory(), NSTemporaryDirectory()),
         "demo": ("true", "true"), "max-source-bytes": ("1000", "1000"), "upstream-timeout": ("2.5", "2.5"),
         "max-redirects": ("3", "3"), "user-agent": ("test-agent/1", "test-agent/1"), "max-source-pixels": ("1000000", "1000000"),
+        "max-animation-frames": ("12", "12"), "max-animation-frame-pixels": ("400000", "400000"),
         "concurrency": ("3", "3"), "concurrent-downloads": ("5", "5"), "max-decoding-pixels": ("123456", "123456"),
         "draft-headroom": ("2", "2"), "max-queue": ("7", "7"), "quality": ("55", "55"),
         "auto-avif": ("false", "false"), "auto-webp": ("false", "false"), "enforce-avif": ("true", "true"), "enforce-webp": ("true", "true"), "avif-speed": ("6", "6"), "cache-control": ("no-cache", "no-cache"),
@@ -113,6 +114,8 @@ struct ServerSettingsTests {
         #expect(try await Self.load(environment: ["IMAGERY_DOWNLOAD_TIMEOUT": "7"]).configuration.upstreamTimeout == .seconds(7))
         #expect(try await Self.load(environment: ["IMAGERY_WORKERS": "5"]).configuration.concurrentProcessing == 5)
         #expect(try await Self.load(environment: ["IMAGERY_MAX_SRC_FILE_SIZE": "4096"]).configuration.maximumSourceBytes == 4096)
+        #expect(try await Self.load(environment: ["IMAGERY_MAX_ANIMATION_FRAME_RESOLUTION": "0.5"]).configuration.maximumAnimationFramePixels == 500_000)
+        #expect(try await Self.load(environment: ["IMAGERY_MAX_ANIMATION_FRAMES": "1"]).configuration.maximumAnimationFrames == 1)
         #expect(try await Self.load(environment: ["IMAGERY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "1"]).configuration.allowLoopbackSources)
         let root = NSTemporaryDirectory()
         #expect(try await Self.load(environment: ["IMAGERY_LOCAL_FILESYSTEM_ROOT": root]).configuration.localRoot == root)

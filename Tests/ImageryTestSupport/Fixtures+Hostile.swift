@@ -16,3 +16,19 @@ extension Fixtures {
         return patched
     }
 }
+
+extension Fixtures {
+    /// An animation bomb as scripts/make-gif-bomb.py writes it: a `size`×`size` screen and
+    /// `frames` frames of one white pixel each, a few dozen bytes a frame.
+    package static func gifBomb(frames: Int, size: Int) -> [UInt8] {
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var bytes = Array("GIF89a".utf8) + le16(size) + le16(size) + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        bytes += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
+        for _ in 0..<frames {
+            bytes += [0x21, 0xF9, 4, 0, 1, 0, 0, 0]                 // 10 ms
+            bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0]              // 1x1 at (0, 0)
+            bytes += [2, 2, 0x4C, 0x01, 0]                          // LZW: clear, 1, end
+        }
+        return bytes + [0x3B]
+    }
+}

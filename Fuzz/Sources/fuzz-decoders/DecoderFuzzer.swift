@@ -2,13 +2,19 @@ import Glibc
 import Imagery
 import ImageryCodecs
 
+let heldTo = getenv("IMAGERY_FUZZ_FORMAT").map { String(cString: $0) }
+
 /// The one format `IMAGERY_FUZZ_FORMAT` holds the run to (`heif`, `avif`, `jxl`), or every format.
-let heldFormat: ImageFormat? = switch getenv("IMAGERY_FUZZ_FORMAT").map({ String(cString: $0) }) {
+let heldFormat: ImageFormat? = switch heldTo {
 case "heif"?: .heic
 case "avif"?: .avif
 case "jxl"?: .jxl
 default: nil
 }
+
+/// `IMAGERY_FUZZ_FORMAT=animation`: GIF and WebP inputs only, through the animated paths.
+let animationOnly = heldTo == "animation"
+
 
 /// libFuzzer calls this for every input (its runtime provides `main`). Every input goes through
 /// both policies, a full decode and a draft thumbnail; any crash, sanitizer report or input
@@ -20,6 +26,11 @@ public func fuzzDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let heldFormat, ImageFormat(sniffing: bytes) != heldFormat { return 0 }
     var options = DecodingOptions()
     options.maximumPixelCount = 4_000_000
+    if animationOnly {
+        guard [.gif, .webp].contains(ImageFormat(sniffing: bytes)) else { return 0 }
+        fuzzAnimation(bytes, options: options)
+        return 0
+    }
     for policy in [DecodingPolicy.strict, .lenient] {
         options.policy = policy
         if let bitmap = try? ImageDecoder().decode(bytes, options: options) {
@@ -28,4 +39,23 @@ public func fuzzDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try? Thumbnailer(resize: .fit(width: 64, height: 64), decodingOptions: options).thumbnail(from: bytes)
     }
     return 0
+}
+
+/// Every frame decoded, reduced, and written back as GIF (and WebP with the trait); an
+/// animation that decodes must encode, and its GIF must decode to as many frames.
+func fuzzAnimation(_ bytes: [UInt8], options: DecodingOptions) {
+    var options = options
+    options.animation = AnimationLimits(maximumFrameCount: 64)
+    for policy in [DecodingPolicy.strict, .lenient] {
+        options.policy = policy
+        guard let animation = try? ImageDecoder().decodeAnimation(
+            bytes, resize: .fit(width: 48, height: 48), allowsUpscaling: false, options: options
+        ) else { continue }
+        let gif = try! ImageEncoder(format: .gif).encode(animation)
+        let again = try! ImageDecoder().decodeAnimation(gif, resize: nil, allowsUpscaling: false, options: options)
+        precondition(again?.frames.count ?? 1 == animation.frames.count)
+        if ImageEncoder.animatedFormats.contains(.webp) {
+            _ = try! ImageEncoder(format: .webp, quality: 50).encode(animation)
+        }
+    }
 }

@@ -16,17 +16,21 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     public let policy: DecodingPolicy
     /// The processors' identifiers in order, joined by `|`; empty for none.
     public let processors: String
+    /// The animation limits when the request asked for animation, else `nil` (the first frame).
+    public let animation: AnimationLimits?
     /// `sourceKey`'s hash, computed once per ``ImageSource`` rather than on every lookup:
     /// hashing a URL-length string is most of the cost of a memory-cache hit.
     private let sourceHash: Int
 
-    init(sourceKey: String, sourceHash: Int? = nil, resize: Resize?, allowsUpscaling: Bool, policy: DecodingPolicy, processors: String = "") {
+    init(sourceKey: String, sourceHash: Int? = nil, resize: Resize?, allowsUpscaling: Bool, policy: DecodingPolicy, processors: String = "",
+         animation: AnimationLimits? = nil) {
         self.sourceKey = sourceKey
         self.sourceHash = sourceHash ?? sourceKey.hashValue
         self.resize = resize
         self.allowsUpscaling = allowsUpscaling
         self.policy = policy
         self.processors = processors
+        self.animation = animation
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -37,11 +41,13 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         // Most keys have no processors, and a hit should not hash even an empty string.
         // Equal keys take the same branch, so the hash stays consistent with ==.
         if !processors.isEmpty { hasher.combine(processors) }
+        if let animation { hasher.combine(animation) }
     }
 
     public static func == (lhs: ImageCacheKey, rhs: ImageCacheKey) -> Bool {
         lhs.sourceHash == rhs.sourceHash && lhs.resize == rhs.resize && lhs.allowsUpscaling == rhs.allowsUpscaling
-            && lhs.policy == rhs.policy && lhs.processors == rhs.processors && lhs.sourceKey == rhs.sourceKey
+            && lhs.policy == rhs.policy && lhs.processors == rhs.processors && lhs.animation == rhs.animation
+            && lhs.sourceKey == rhs.sourceKey
     }
 
     /// The disk-cache key of the processed image.
@@ -50,6 +56,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         if allowsUpscaling { key += "+upscaling" }
         if policy == .lenient { key += "+lenient" }
         if !processors.isEmpty { key += "#" + processors }
+        if let animation { key += "#animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0)" }
         return key
     }
 
@@ -58,6 +65,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         if let resize { text += " [\(resize)\(allowsUpscaling ? ", upscaling" : "")]" }
         if policy == .lenient { text += " [lenient]" }
         if !processors.isEmpty { text += " [\(processors)]" }
+        if animation != nil { text += " [animated]" }
         return text
     }
 }

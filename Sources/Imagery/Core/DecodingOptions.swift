@@ -42,6 +42,10 @@ public struct DecodingOptions: Sendable, Hashable {
     /// (ordinary files have about 10).
     public var maximumProgressiveScans: Int = 1000
 
+    /// The frame limits of ``ImageDecoding/decodeAnimation(_:resize:allowsUpscaling:options:)``.
+    /// Default: ``AnimationLimits/init(maximumFrameCount:maximumFramePixelCount:)``'s.
+    public var animation = AnimationLimits()
+
     /// The defaults: 100 MP limit, strict policy, no draft, orientation and sRGB conversion on.
     public init() {}
 }
@@ -73,6 +77,19 @@ public protocol ImageDecoding: Sendable {
     /// implementation decodes a draft and resizes it; codecs override it to reduce while
     /// decoding and to orient and convert colour after resizing, on fewer pixels.
     func decode(_ data: [UInt8], resize: Resize, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> Bitmap
+
+    /// Decodes every frame of an animated source (within `options.animation`), each composed,
+    /// upright, in sRGB and resized as `resize` asks; `nil` when `data` is not an animation
+    /// (one frame, or a format without animation), so the caller decodes it as a still.
+    /// The default implementation returns `nil`.
+    func decodeAnimation(_ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> AnimatedImage?
+}
+
+extension ImageDecoding {
+    /// No animation: every source decodes as a still.
+    public func decodeAnimation(_ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> AnimatedImage? {
+        nil
+    }
 }
 
 /// Encodes a ``Bitmap`` into bytes: the pluggable encoding stage.

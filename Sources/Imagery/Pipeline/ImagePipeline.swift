@@ -112,7 +112,8 @@ public final class ImagePipeline: Sendable {
                 resize: request.resize,
                 allowsUpscaling: request.allowsUpscaling,
                 policy: request.decodingPolicy,
-                processors: request.processors.cacheIdentifier
+                processors: request.processors.cacheIdentifier,
+                animation: request.animation
             )
         }
         var sourceKey = request.cacheIdentity.map { $0 + request.source.credentialSuffix } ?? request.source.identity
@@ -122,7 +123,8 @@ public final class ImagePipeline: Sendable {
             resize: request.resize,
             allowsUpscaling: request.allowsUpscaling,
             policy: request.decodingPolicy,
-            processors: request.processors.cacheIdentifier
+            processors: request.processors.cacheIdentifier,
+            animation: request.animation
         )
     }
 

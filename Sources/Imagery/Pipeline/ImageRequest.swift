@@ -31,6 +31,14 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// allocated. A memory-cache entry whose source is larger is not returned either.
     /// Default: 100 megapixels.
     public var maximumPixelCount: Int = 100_000_000
+    /// Whether an animated source (GIF, WebP) is decoded whole, under these limits: every
+    /// frame resized and processed, returned in ``ImageResponse/animation`` and cached so.
+    /// Default: `nil`, the first frame only, as a still.
+    ///
+    /// ```swift
+    /// request.animation = AnimationLimits(maximumFrameCount: 120)
+    /// ```
+    public var animation: AnimationLimits?
     /// What to do to the image after it is decoded and resized, in order: crops, blurs,
     /// rounded corners, the app's own effects. Their identifiers are part of every cache key,
     /// so requests that differ only here share the download and the decode, and each

@@ -17,6 +17,9 @@ public struct ImageResponse: Sendable {
 
     /// The decoded, processed, upright sRGB image.
     public var image: Bitmap
+    /// Every frame, resized and processed, when the request asked for animation
+    /// (``ImageRequest/animation``) and the source is animated; ``image`` is its first frame.
+    public var animation: AnimatedImage?
     /// Where it came from.
     public var origin: Origin
     /// What decoding learned about the source (format, original size, orientation, profile).
@@ -25,6 +28,13 @@ public struct ImageResponse: Sendable {
     /// A response carrying `image`, found at `origin`.
     public init(image: Bitmap, origin: Origin) {
         self.image = image
+        self.origin = origin
+    }
+
+    /// A response carrying `animation`, found at `origin`; ``image`` is its first frame.
+    public init(animation: AnimatedImage, origin: Origin) {
+        self.image = animation.poster
+        self.animation = animation
         self.origin = origin
     }
 }

@@ -1,15 +1,17 @@
 import CImageryCodecs
 import Imagery
 
-/// The default encoder: JPEG (quality 1–100), PNG, and with package traits WebP (`WebP`) and
-/// AVIF (`AVIF`, through libavif and aom; see the AVIF article for how `quality` maps to its
-/// quantizers).
+/// The default encoder: JPEG (quality 1–100), PNG, GIF (Imagery's own, a palette per frame),
+/// and with package traits WebP (`WebP`) and AVIF (`AVIF`, through libavif and aom; see the
+/// AVIF article for how `quality` maps to its quantizers). GIF and WebP also write
+/// animations (``encode(_:)-(AnimatedImage)``).
 ///
 /// JPEG has no alpha, so transparent images are flattened over ``background`` first.
 ///
 /// ```swift
 /// let jpeg = try ImageEncoder(format: .jpeg, quality: 85).encode(thumbnail)
 /// let png = try ImageEncoder(format: .png).encode(thumbnail)
+/// let gif = try ImageEncoder(format: .gif).encode(animation)
 /// ```
 public struct ImageEncoder: ImageEncoding {
     /// The format written.
@@ -51,7 +53,7 @@ public struct ImageEncoder: ImageEncoding {
 
     /// The formats this build can encode.
     public static var supportedFormats: Set<ImageFormat> {
-        var formats: Set<ImageFormat> = [.jpeg, .png]
+        var formats: Set<ImageFormat> = [.jpeg, .png, .gif]
         #if WebP
         formats.insert(.webp)
         #endif
@@ -68,6 +70,8 @@ public struct ImageEncoder: ImageEncoding {
             return try encodeJPEG(bitmap.flattened(over: background))
         case .png:
             return try encodePNG(bitmap.withStraightAlpha())
+        case .gif:
+            return GIFEncoder.encode(bitmap)
         #if WebP
         case .webp:
             return try WebPEncoder.encode(bitmap.withStraightAlpha(), quality: quality, lossless: lossless)
@@ -78,6 +82,36 @@ public struct ImageEncoder: ImageEncoding {
         #endif
         default:
             throw .unsupportedFormat(format, reason: "no encoder for \(format)")
+        }
+    }
+
+    /// The formats this build writes animations in: GIF, and WebP with its trait.
+    public static var animatedFormats: Set<ImageFormat> {
+        #if WebP
+        [.gif, .webp]
+        #else
+        [.gif]
+        #endif
+    }
+
+    /// Encodes every frame of `animation`, with its durations and loop count, as GIF or WebP.
+    ///
+    /// ```swift
+    /// let webp = try ImageEncoder(format: .webp, quality: 80).encode(animation)
+    /// ```
+    ///
+    /// - Throws: `ImageError.unsupportedFormat` for a format that holds no animation here
+    ///   (encode ``AnimatedImage/poster`` for a still).
+    public func encode(_ animation: AnimatedImage) throws(ImageError) -> [UInt8] {
+        switch format {
+        case .gif:
+            return GIFEncoder.encode(animation)
+        #if WebP
+        case .webp:
+            return try WebPAnimationEncoder.encode(animation, quality: quality, lossless: lossless)
+        #endif
+        default:
+            throw .unsupportedFormat(format, reason: "this build writes no animated \(format) (animations are written as GIF or WebP)")
         }
     }
 

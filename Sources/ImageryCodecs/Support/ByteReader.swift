@@ -3,7 +3,10 @@ struct ByteReader {
     let bytes: UnsafeBufferPointer<UInt8>
     private(set) var offset = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = min(max(0, offset), bytes.count)
+    }
 
     mutating func u8() -> UInt8? {
         guard offset < bytes.count else { return nil }

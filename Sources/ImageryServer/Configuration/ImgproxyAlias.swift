@@ -30,6 +30,10 @@ package struct ImgproxyAlias: Sendable {
             guard case let .number(megapixels) = value, megapixels > 0, megapixels <= 1_000_000 else { throw .outOfRange("above 0, in megapixels") }
             configuration.maximumSourcePixels = Int((megapixels * 1_000_000).rounded())
         },
+        ImgproxyAlias(name: "MAX_ANIMATION_FRAME_RESOLUTION", kind: .number, settings: ["max-animation-frame-pixels"], note: "megapixels; 0 sums all frames") { configuration, value throws(SettingError.Reason) in
+            guard case let .number(megapixels) = value, megapixels >= 0, megapixels <= 1_000_000 else { throw .outOfRange("0 or more, in megapixels") }
+            configuration.maximumAnimationFramePixels = Int((megapixels * 1_000_000).rounded())
+        },
         ImgproxyAlias(name: "MAX_SRC_FILE_SIZE", kind: .whole, settings: ["max-source-bytes"], note: "bytes; imgproxy's 0 (no limit) is refused") { configuration, value throws(SettingError.Reason) in
             guard case let .whole(bytes) = value, bytes > 0 else { throw .invalid("0 means no limit in imgproxy; imagery-server always has one: give a size in bytes") }
             configuration.maximumSourceBytes = bytes

@@ -1,4 +1,5 @@
 import Foundation
+import Imagery
 import ImageryCodecs
 import ImageryImgproxy
 import Logging
@@ -69,6 +70,12 @@ package struct ServerConfiguration: Sendable {
 
     /// The largest source accepted, in pixels. Default: 50 MP (imgproxy's default too).
     package var maximumSourcePixels = 50_000_000
+    /// The most frames of an animated source decoded; frames past it are dropped, as imgproxy
+    /// drops them. Default: 256 (imgproxy's default is 1, a still).
+    package var maximumAnimationFrames = 256
+    /// The largest frame of an animation, in pixels; 0 (the default, as in imgproxy) sums every
+    /// decoded frame's pixels against ``maximumSourcePixels`` instead.
+    package var maximumAnimationFramePixels = 0
     /// Decodes and processing runs at once. Default: the number of cores.
     package var concurrentProcessing = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Origin downloads at once. Default: 4 per core, at least 8.
@@ -83,6 +90,14 @@ package struct ServerConfiguration: Sendable {
     /// Image requests in flight (running or queued) before new ones get 503. Default: 256. A
     /// waiting request holds no source: downloads wait while fetched sources wait for a decode.
     package var maximumQueue = 256
+
+    /// The animation limits requests are decoded under.
+    var animationLimits: AnimationLimits {
+        AnimationLimits(
+            maximumFrameCount: maximumAnimationFrames,
+            maximumFramePixelCount: maximumAnimationFramePixels > 0 ? maximumAnimationFramePixels : nil
+        )
+    }
 
     // MARK: Responses
 

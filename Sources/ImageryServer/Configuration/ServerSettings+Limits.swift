@@ -1,6 +1,8 @@
 extension ServerSettings {
     static let limits: [ServerSetting] = [
         .whole("max-source-pixels", "The largest source accepted, in pixels.", \.maximumSourcePixels, in: 1...1_000_000_000_000, imgproxy: "IMGPROXY_MAX_SRC_RESOLUTION, in megapixels"),
+        .whole("max-animation-frames", "The most frames of an animated source processed; later frames are dropped.", \.maximumAnimationFrames, in: 1...100_000, imgproxy: "IMGPROXY_MAX_ANIMATION_FRAMES (default 1, a still)"),
+        .whole("max-animation-frame-pixels", "The largest animation frame, in pixels; 0 sums all frames' pixels against max-source-pixels.", \.maximumAnimationFramePixels, in: 0...1_000_000_000_000, imgproxy: "IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION, in megapixels"),
         .whole("concurrency", "Decodes and processing runs at once.", \.concurrentProcessing, in: 1...1024, imgproxy: "IMGPROXY_WORKERS (default 2 per core)", default: "the number of cores"),
         .whole("concurrent-downloads", "Origin downloads at once.", \.concurrentDownloads, in: 1...4096, default: "4 per core, at least 8"),
         .whole("max-decoding-pixels", "Pixels that running decodes may hold at once, across requests; more decodes queue.", \.decodingPixelBudget, in: 1...1_000_000_000_000),

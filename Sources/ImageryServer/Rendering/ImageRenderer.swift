@@ -16,18 +16,21 @@ struct ImageRenderer: Sendable {
     let logger: Logger
 
     func render(_ plan: ImgproxyPlan, accepted: AcceptedFormats) async throws(ServerError) -> CachedResponse {
-        let image: Bitmap
+        let response: ImageResponse
         do {
-            image = try await pipeline.image(for: plan.request).image
+            response = try await pipeline.image(for: plan.request)
         } catch {
             throw ServerError(error)
         }
-        let format = negotiation.format(requested: plan.format, accepted: accepted, hasTransparency: image.hasTransparency)
+        let transparent = response.animation?.frames.contains { $0.image.hasTransparency } ?? response.image.hasTransparency
+        let format = negotiation.format(
+            requested: plan.format, accepted: accepted, hasTransparency: transparent, isAnimated: response.animation != nil
+        )
         let bytes: [UInt8]
         do {
             var encoder = try ImageEncoder(format: format, quality: plan.quality, background: plan.background)
             encoder.avifSpeed = avifSpeed
-            bytes = try await Self.encode(image, with: encoder)
+            bytes = try await Self.encode(response, with: encoder)
         } catch {
             logger.error("encoding failed", metadata: ["format": "\(format)", "error": "\(error)"])
             throw ServerError(status: .internalServerError, message: "encoding failed")
@@ -42,7 +45,13 @@ struct ImageRenderer: Sendable {
 
     /// Encoding is as heavy as decoding: it runs where the pipeline's decodes run, never on
     /// the cooperative pool that answers `/health`.
-    private static func encode(_ image: Bitmap, with encoder: ImageEncoder) async throws(ImageError) -> [UInt8] {
-        try await ImagePipeline.runHeavyWork { () throws(ImageError) in try encoder.encode(image) }
+    private static func encode(_ response: ImageResponse, with encoder: ImageEncoder) async throws(ImageError) -> [UInt8] {
+        try await ImagePipeline.runHeavyWork { () throws(ImageError) in
+            if let animation = response.animation, ImageEncoder.animatedFormats.contains(encoder.format) {
+                try encoder.encode(animation)
+            } else {
+                try encoder.encode(response.image)
+            }
+        }
     }
 }

@@ -25,7 +25,8 @@ package struct RequestPreflight: Sendable {
             sources: configuration.sources,
             defaults: ImgproxyPlan.Defaults(
                 quality: configuration.defaultQuality, maximumPixelCount: configuration.maximumSourcePixels,
-                writableFormats: Set(ImageEncoder.supportedFormats)
+                writableFormats: Set(ImageEncoder.supportedFormats),
+                animation: configuration.animationLimits, animatedFormats: ImageEncoder.animatedFormats
             )
         )
     }

@@ -8,6 +8,26 @@ extension DecodeKey {
     /// costs nothing: its decode fails at once.
     func decodingCost(of bytes: [UInt8]) -> Int {
         guard let format = ImageFormat(sniffing: bytes), let stored = ImageHeader.size(of: bytes, format: format) else { return 0 }
+        if let animation, [.gif, .webp].contains(format) {
+            let frames = ImageHeader.frameCount(of: bytes, format: format, limit: animation.maximumFrameCount)
+            if frames > 1 { return animationCost(stored: stored, frames: frames) }
+        }
+        return stillCost(format: format, stored: stored)
+    }
+
+    /// An animation holds its full-size canvas while composing, and every frame once resized:
+    /// the whole animation is charged.
+    private func animationCost(stored: PixelSize, frames: Int) -> Int {
+        let full = stored.width * stored.height
+        let frame = resize.flatMap { try? $0.plan(for: stored) }.map { allowsUpscaling ? $0.outputSize : PixelSize(
+            width: min($0.outputSize.width, stored.width), height: min($0.outputSize.height, stored.height)
+        ) }.map { $0.width * $0.height } ?? full
+        let (total, overflow) = frame.multipliedReportingOverflow(by: frames)
+        // Capped, so the queue's sum of running costs cannot overflow; such a decode is refused by its limits.
+        return overflow ? 1 << 50 : min(full + total, 1 << 50)
+    }
+
+    private func stillCost(format: ImageFormat, stored: PixelSize) -> Int {
         let full = stored.width * stored.height
         guard let resize, !allowsUpscaling else { return full }
         // The draft is the target times the headroom left for the Lanczos stage. The

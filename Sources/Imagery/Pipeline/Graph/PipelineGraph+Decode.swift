@@ -28,16 +28,17 @@ extension PipelineGraph {
     private func runDecode(_ job: Job<Decoded>, key: DecodeKey, source: ImageSource, bytes: [UInt8], origin: ImageResponse.Origin) {
         let decoder = self.decoder
         job.work = Task(priority: job.priority.taskPriority) {
-            let result = await Self.decode(bytes, key: key, source: source.description, decoder: decoder)
-            self.decodeFinished(job, key: key, source: source, result.map { ($0, origin) })
+            let result = await Self.decode(bytes, key: key, source: source.description, decoder: decoder, origin: origin)
+            self.decodeFinished(job, key: key, source: source, result)
         }
     }
 
-    /// Decodes `bytes` as `key` asks, or as they are when `key` has no resize.
+    /// Decodes `bytes` as `key` asks, or as they are when `key` has no resize; every frame
+    /// when `key` asks for animation and the source has more than one.
     @concurrent
     nonisolated static func decode(
-        _ bytes: [UInt8], key: DecodeKey, source: String, decoder: any ImageDecoding
-    ) async -> Result<Bitmap, ImagePipelineError> {
+        _ bytes: [UInt8], key: DecodeKey, source: String, decoder: any ImageDecoding, origin: ImageResponse.Origin
+    ) async -> Result<Decoded, ImagePipelineError> {
         // Cancellation is honoured between stages: before the decode, and before the result
         // is handed back (a decode itself is not interruptible).
         if Task.isCancelled { return .failure(.cancelled) }
@@ -45,17 +46,24 @@ extension PipelineGraph {
         options.policy = key.policy
         options.maximumPixelCount = key.maximumPixelCount
         options.draftHeadroom = key.draftHeadroom
+        if let animation = key.animation { options.animation = animation }
         do throws(ImageError) {
             let options = options
-            let bitmap = try await ImagePipeline.runHeavyWork { () throws(ImageError) -> Bitmap in
-                if let resize = key.resize {
+            let decoded = try await ImagePipeline.runHeavyWork { () throws(ImageError) -> Decoded in
+                if key.animation != nil, let animation = try decoder.decodeAnimation(
+                    bytes, resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: options
+                ) {
+                    return ImageResponse(animation: animation, origin: origin)
+                }
+                let bitmap = if let resize = key.resize {
                     try decoder.decode(bytes, resize: resize, allowsUpscaling: key.allowsUpscaling, options: options)
                 } else {
                     try decoder.decode(bytes, options: options)
                 }
+                return ImageResponse(image: bitmap, origin: origin)
             }
             if Task.isCancelled { return .failure(.cancelled) }
-            return .success(bitmap)
+            return .success(decoded)
         } catch let .invalidRequest(detail) {
             return .failure(.processingFailed(source: source, .invalidRequest(detail)))
         } catch {

@@ -13,7 +13,8 @@ extension PipelineGraph {
         let decodeKey = DecodeKey(
             fetch: FetchKey(source: key.sourceKey, readsDisk: readsOriginal),
             resize: request.resize, allowsUpscaling: request.allowsUpscaling,
-            policy: request.decodingPolicy, maximumPixelCount: request.maximumPixelCount, draftHeadroom: draftHeadroom
+            policy: request.decodingPolicy, maximumPixelCount: request.maximumPixelCount, draftHeadroom: draftHeadroom,
+            animation: request.animation
         )
         let processKey = ProcessKey(image: key, decode: decodeKey, readsDisk: disk?.readsProcessed(for: request) ?? false)
         return join(\.processJobs, key: processKey, priority: priority, writes: writes, handler) { job in
@@ -42,7 +43,7 @@ extension PipelineGraph {
             case let .finished(.success(decoded)):
                 job.dependency = nil
                 if run.request.processors.isEmpty {
-                    complete(job, run, .success(ImageResponse(image: decoded.image, origin: decoded.origin)), stored: false)
+                    complete(job, run, .success(decoded), stored: false)
                 } else {
                     job.enqueue(on: processing) { [unowned self] in runProcessors(job, run, on: decoded) }
                 }
@@ -54,19 +55,36 @@ extension PipelineGraph {
 
     private func runProcessors(_ job: Job<ImageResponse>, _ run: ProcessRun, on decoded: Decoded) {
         job.work = Task(priority: job.priority.taskPriority) {
-            let result = await Self.process(decoded.image, run: run)
+            let result = await Self.process(decoded, run: run)
             job.workFinished()
             if case .failure(.cancelled) = result {} else { self.statistics.recordProcessing() }
-            self.complete(job, run, result.map { ImageResponse(image: $0, origin: decoded.origin) }, stored: false)
+            self.complete(job, run, result, stored: false)
         }
     }
 
-    /// Runs the processors in order, off the actor; cancellation is honoured between them
-    /// (and inside any async processor that checks it).
+    /// Runs the processors in order, off the actor, on every frame of an animation;
+    /// cancellation is honoured between them (and inside any async processor that checks it).
     @concurrent
-    private nonisolated static func process(_ image: Bitmap, run: ProcessRun) async -> Result<Bitmap, ImagePipelineError> {
+    private nonisolated static func process(_ decoded: Decoded, run: ProcessRun) async -> Result<Decoded, ImagePipelineError> {
         // On the heavy-work threads, async processors included: they suspend there, not on the pool.
-        await withTaskExecutorPreference(HeavyWorkExecutor.shared) { await processAll(image, run: run) }
+        await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async -> Result<Decoded, ImagePipelineError> in
+            guard let animation = decoded.animation else {
+                return await processAll(decoded.image, run: run).map { ImageResponse(image: $0, origin: decoded.origin) }
+            }
+            var frames: [AnimationFrame] = []
+            for frame in animation.frames {
+                switch await processAll(frame.image, run: run) {
+                case let .success(image): frames.append(AnimationFrame(image: image, duration: frame.duration))
+                case let .failure(error): return .failure(error)
+                }
+            }
+            do throws(ImageError) {
+                return .success(ImageResponse(animation: try AnimatedImage(frames: frames, loopCount: animation.loopCount), origin: decoded.origin))
+            } catch {
+                // A processor that sizes frames by their content (a trim) gave them different sizes.
+                return .failure(.processingFailed(source: run.source.description, error))
+            }
+        }
     }
 
     private nonisolated static func processAll(_ image: Bitmap, run: ProcessRun) async -> Result<Bitmap, ImagePipelineError> {
@@ -94,7 +112,8 @@ extension PipelineGraph {
         case let .success(response):
             // The cache stores it as a memory response, so a hit is returned as it is.
             if job.writes.contains(.memory) { cache?[run.key.image] = response }
-            if !stored, job.writes.contains(.processedOnDisk), let disk, disk.keepsProcessed(for: run.request) {
+            // The processed tier stores stills: an animation is kept in memory, and its source on disk.
+            if !stored, response.animation == nil, job.writes.contains(.processedOnDisk), let disk, disk.keepsProcessed(for: run.request) {
                 storeProcessed(response.image, key: run.key.image.processedDataKey, in: disk)
             }
         case let .failure(error):
@@ -132,15 +151,16 @@ extension PipelineGraph {
     private func decodeStored(_ job: Job<ImageResponse>, _ run: ProcessRun, _ entry: ProcessedEntry) {
         var key = run.key.decode
         key.resize = nil
+        key.animation = nil
         let decoder = self.decoder, source = run.source.description
         job.work = Task(priority: job.priority.taskPriority) {
-            let decoded = await Self.decode(entry.image, key: key, source: source, decoder: decoder)
+            let decoded = await Self.decode(entry.image, key: key, source: source, decoder: decoder, origin: .disk)
             job.workFinished()
             switch decoded {
-            case var .success(image):
-                image.metadata = entry.restoring(image.metadata)
+            case var .success(response):
+                response.image.metadata = entry.restoring(response.image.metadata)
                 self.statistics.recordDecode()
-                self.complete(job, run, .success(ImageResponse(image: image, origin: .disk)), stored: true)
+                self.complete(job, run, .success(response), stored: true)
             case .failure(.cancelled):
                 self.complete(job, run, .failure(.cancelled), stored: true)
             case let .failure(error):

@@ -37,7 +37,7 @@ final class PipelineGraph {
     /// Original bytes and where they came from.
     typealias Fetched = (bytes: [UInt8], origin: ImageResponse.Origin)
     /// A decoded image and where its bytes came from.
-    typealias Decoded = (image: Bitmap, origin: ImageResponse.Origin)
+    typealias Decoded = ImageResponse
 
     nonisolated init(configuration: ImagePipeline.Configuration, statistics: StatisticsRecorder) {
         self.downloads = WorkQueue(limit: configuration.maximumConcurrentDownloads)

@@ -19,6 +19,7 @@ struct DecodeKey: Hashable {
     var policy: DecodingPolicy
     var maximumPixelCount: Int
     var draftHeadroom = 2
+    var animation: AnimationLimits?
 }
 
 /// One processing run: the decode it starts from, the processors, and whether a stored

@@ -2,9 +2,10 @@
 import CWebP
 import Imagery
 
-/// WebP through libwebp (the `WebP` package trait): lossy, lossless and alpha, first frame
-/// of an animation refused with a clear error. A draft decode uses libwebp's own scaler
-/// to the largest integer reduction that still covers the draft.
+/// WebP through libwebp (the `WebP` package trait): lossy, lossless and alpha, and the first
+/// frame of an animation (composed by ``WebPAnimationReader``; the decoder's
+/// `decodeAnimation` reads them all). A draft decode uses libwebp's own scaler to the largest
+/// integer reduction that still covers the draft.
 struct WebPDecoder: FormatDecoding {
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(ImageError) -> DecodedImage {
         var config = WebPDecoderConfig()
@@ -13,9 +14,7 @@ struct WebPDecoder: FormatDecoding {
         guard status == VP8_STATUS_OK else { throw Self.error(status, stage: "reading the header") }
         let width = Int(config.input.width), height = Int(config.input.height)
         try options.checkPixelLimit(width: width, height: height)
-        if config.input.has_animation != 0 {
-            throw .unsupportedFormat(.webp, reason: "animated WebP is not supported yet")
-        }
+        if config.input.has_animation != 0 { return try firstFrame(bytes, options: options) }
         let chunks = RIFFChunks(bytes)
         let orientation = chunks.exif.flatMap { ExifReader.orientation(in: $0) } ?? .up
         let hasAlpha = config.input.has_alpha != 0
@@ -50,6 +49,23 @@ struct WebPDecoder: FormatDecoding {
             alphaMode: hasAlpha ? .straight : .opaque, orientation: orientation, metadata: metadata
         )
         return DecodedImage(bitmap: bitmap, iccProfile: chunks.icc)
+    }
+
+    /// An animation's first frame, box-reduced to the draft.
+    private func firstFrame(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(ImageError) -> DecodedImage {
+        let reader = try WebPAnimationReader(Array(bytes), options: options)
+        guard let frame = try reader.nextFrame()?.image else { throw .corrupt(.webp, detail: "the animation has no frame") }
+        let factor = DecodingOptions.boxFactor(forScale: options.draftScale(storedSize: reader.canvasSize, orientation: .up))
+        guard factor > 1 else { return DecodedImage(bitmap: frame, iccProfile: RIFFChunks(bytes).icc) }
+        let hasAlpha = frame.alphaMode != .opaque
+        let (pixels, size) = frame.pixels.withUnsafeBufferPointer {
+            RowCollector.collect(plane: $0.baseAddress!, stride: frame.bytesPerRow, width: frame.width, height: frame.height,
+                                 channels: 4, factor: factor, hasAlpha: hasAlpha)
+        }
+        var metadata = frame.metadata
+        metadata.decodeScale = 1 / Double(factor)
+        let bitmap = Bitmap(width: size.width, height: size.height, pixels: pixels, alphaMode: hasAlpha ? .premultiplied : .opaque, metadata: metadata)
+        return DecodedImage(bitmap: bitmap, iccProfile: RIFFChunks(bytes).icc)
     }
 
     static func error(_ status: VP8StatusCode, stage: String) -> ImageError {
