@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """imagery-server beside thumbor and nginx's image_filter, in one run on this machine, with wrk.
 
-Usage: Benchmarks/scripts/bench_server.py [--corpus DIR] [--seconds 20] [--output bench-out]
+Usage: Benchmarks/scripts/bench_server.py [--corpus DIR] [--seconds 20] [--output bench-out] [--format avif]
        (build first: swift build -c release --product imagery-server;
         needs wrk, nginx with libnginx-mod-http-image-filter, and `pip install thumbor`)
+
+--format avif: AVIF output at quality 80 and encoder speed 9 for both imagery-server (built
+with --traits AllFormats) and thumbor (with `pip install pillow-avif-plugin`, `AVIF_SPEED = 9`),
+cold and hot runs as below; nginx's image_filter writes no AVIF and is left out. Writes
+OUTPUT/server-avif.*.
 
 Every server and the origin bind 127.0.0.1 only; each is started here and stopped by its PID.
 The setting is imgproxy's own benchmark's: the same photos from a loopback origin (nginx),
@@ -22,6 +27,7 @@ a fit into a box near 512 px, JPEG quality 80.
 Writes OUTPUT/server.json, OUTPUT/server.md and OUTPUT/server.png (a chart).
 """
 import argparse
+import importlib
 import io
 import json
 import math
@@ -212,7 +218,7 @@ def quality(server, base, corpus):
     return sum(valid) / len(valid) if valid else None
 
 
-def chart(results, path):
+def chart(results, path, title="imagery-server beside thumbor and nginx image_filter: cold req/s (more is better)"):
     font = ImageFont.load_default(size=15)
     small = ImageFont.load_default(size=13)
     rows = [("cold, 8 conns (req/s)", "cold8"), ("cold, 16 conns (req/s)", "cold16")]
@@ -222,7 +228,7 @@ def chart(results, path):
     height = 70 + len(rows) * (len(names) * bar + gap) + 40 + len(names) * 20
     image = Image.new("RGB", (left + width + 150, height), "white")
     draw = ImageDraw.Draw(image)
-    draw.text((10, 10), "imagery-server beside thumbor and nginx image_filter: cold req/s (more is better)", fill="black", font=font)
+    draw.text((10, 10), title, fill="black", font=font)
     top = max(results[n][key]["rps"] for n in names for _, key in rows)
     y = 45
     for label, key in rows:
@@ -288,7 +294,11 @@ def main():
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--output", default=str(ROOT / "bench-out"))
     parser.add_argument("--only", default="", help="comma-separated server names to run")
+    parser.add_argument("--format", choices=["jpeg", "avif"], default="jpeg")
     args = parser.parse_args()
+    avif = args.format == "avif"
+    if avif:
+        importlib.import_module("pillow_avif")   # lets Pillow read the AVIF responses; thumbor loads it itself
     corpus = Path(args.corpus)
     binary, work, script = prepare(corpus, ("wrk", "nginx", "thumbor"), "imagery-bench-server-")
     output = Path(args.output)
@@ -316,22 +326,25 @@ def main():
     thumbor_port, imagery_port = free_port(), free_port()
     (work / "thumbor.conf").write_text(
         "ALLOW_UNSAFE_URL = True\nSTORAGE = 'thumbor.storages.no_storage'\nQUALITY = 80\n"
-        "HTTP_LOADER_MAX_CLIENTS = 64\nMAX_WIDTH = 0\nMAX_HEIGHT = 0\n"
+        "HTTP_LOADER_MAX_CLIENTS = 64\nMAX_WIDTH = 0\nMAX_HEIGHT = 0\nAVIF_SPEED = 9\n"
     )
+    extension, thumbor_filters = ("avif", "quality(80):format(avif)") if avif else ("jpg", "quality(80)")
     cores = os.cpu_count() or 2
     origin = f"127.0.0.1:{origin_port}"
     servers = [
         Server("imagery-server (draft 1x, the default)", [str(binary), "--port", str(imagery_port), "--allow-loopback-sources", "--quality", "80"],
-               f"/insecure/rs:fit:{{w}}:{{h}}/plain/http://{origin}/{{name}}@jpg", f"http://127.0.0.1:{imagery_port}/health"),
+               f"/insecure/rs:fit:{{w}}:{{h}}/plain/http://{origin}/{{name}}@{extension}", f"http://127.0.0.1:{imagery_port}/health"),
         Server("imagery-server, draft 2x", [str(binary), "--port", str(imagery_port), "--allow-loopback-sources", "--quality", "80", "--draft-headroom", "2"],
                f"/insecure/rs:fit:{{w}}:{{h}}/plain/http://{origin}/{{name}}@jpg", f"http://127.0.0.1:{imagery_port}/health"),
         Server(f"thumbor ({cores} processes)", ["thumbor", "-i", "127.0.0.1", "-p", str(thumbor_port), "-c", str(work / "thumbor.conf"), "--processes", str(cores)],
-               f"/unsafe/fit-in/{{w}}x{{h}}/filters:quality(80)/{origin}/{{name}}", f"http://127.0.0.1:{thumbor_port}/healthcheck"),
+               f"/unsafe/fit-in/{{w}}x{{h}}/filters:{thumbor_filters}/{origin}/{{name}}", f"http://127.0.0.1:{thumbor_port}/healthcheck"),
         Server("nginx image_filter", ["nginx", "-c", str(work / "filter.conf"), "-p", str(work / "nginx")],
                "/{w}x{h}/{name}", f"http://127.0.0.1:{filter_port}/health"),
     ]
     ports = {servers[0].name: imagery_port, servers[1].name: imagery_port, servers[2].name: thumbor_port, servers[3].name: filter_port}
     only = [s for s in args.only.split(",") if s]
+    if avif:   # image_filter writes no AVIF; one imagery-server variant is enough
+        servers = [s for s in servers if "image_filter" not in s.name and "draft 2x" not in s.name]
     results = {}
     origin_process.start()
     try:
@@ -362,10 +375,12 @@ def main():
 
     machine = f"{os.cpu_count()} cores, {os.uname().sysname} {os.uname().release}"
     report = {"machine": machine, "seconds": args.seconds, "photos": PHOTOS, "results": results}
-    (output / "server.json").write_text(json.dumps(report, indent=2))
+    stem = "server-avif" if avif else "server"
+    (output / f"{stem}.json").write_text(json.dumps(report, indent=2))
+    written = "AVIF q80, speed 9" if avif else "JPEG q80"
     lines = [
-        f"imagery-server beside thumbor and nginx image_filter ({machine}; wrk on the same cores; "
-        f"{args.seconds} s cold runs; fit into 400-560 px boxes, JPEG q80)", "",
+        f"imagery-server beside thumbor{'' if avif else ' and nginx image_filter'} ({machine}; wrk on the same cores; "
+        f"{args.seconds} s cold runs; fit into 400-560 px boxes, {written})", "",
         "| Server | cold req/s, 8 conns | p50 / p99 ms | cold req/s, 16 conns | p50 / p99 ms | hot req/s, 64 conns | p50 / p99 ms | peak RSS (MB) | PSNR (dB) | failed |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -376,10 +391,10 @@ def main():
             f"| {name} | {c8['rps']:.0f} | {c8['p50_ms']:.0f} / {c8['p99_ms']:.0f} | {c16['rps']:.0f} | {c16['p50_ms']:.0f} / {c16['p99_ms']:.0f} "
             f"| {hot['rps']:,.0f} | {hot['p50_ms']:.1f} / {hot['p99_ms']:.1f} | {r['peak_rss_mb']:.0f} | {r['quality_psnr_db']:.2f} | {failed} |"
         )
-    (output / "server.md").write_text("\n".join(lines) + "\n")
+    (output / f"{stem}.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     if results:
-        chart(results, output / "server.png")
+        chart(results, output / f"{stem}.png", *(["imagery-server beside thumbor, AVIF output: cold req/s (more is better)"] if avif else []))
 
 
 if __name__ == "__main__":

@@ -77,18 +77,7 @@ extension ImageDecoder {
     }
 
     private static func scaled(_ frame: Bitmap, factor: Int, resize: Resize?, allowsUpscaling: Bool) throws(ImageError) -> Bitmap {
-        var image = frame
-        if factor > 1 {
-            let hasAlpha = frame.alphaMode != .opaque
-            let (pixels, size) = frame.pixels.withUnsafeBufferPointer {
-                RowCollector.collect(plane: $0.baseAddress!, stride: frame.bytesPerRow, width: frame.width, height: frame.height,
-                                     channels: 4, factor: factor, hasAlpha: hasAlpha)
-            }
-            var metadata = frame.metadata
-            metadata.decodeScale = 1 / Double(factor)
-            image = Bitmap(width: size.width, height: size.height, pixels: pixels,
-                           alphaMode: hasAlpha ? .premultiplied : .opaque, metadata: metadata)
-        }
+        var image = RowCollector.reduced(frame, factor: factor)
         if let resize { image = try image.resized(resize, allowsUpscaling: allowsUpscaling) }
         return image.alphaMode == .premultiplied ? image.withStraightAlpha() : image
     }

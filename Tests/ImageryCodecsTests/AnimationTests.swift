@@ -159,6 +159,25 @@ import ImageryTestSupport
         #expect(try thumbnailer.animatedThumbnail(from: Fixtures.rocket) == nil)
     }
 
+    @Test("Every processor applies to every frame, as to that frame alone: crop with gravity, rotate, flip, blur, sharpen, background, circle")
+    func everyProcessorOnEveryFrame() throws {
+        let processors: [any ImageProcessing] = [
+            .crop(width: 60, height: 40, gravity: .northEast), .rotate(degrees: 90), .flip(.horizontal),
+            .blur(sigma: 1), .sharpen(), .background(RGBA(red: 0, green: 0, blue: 255, alpha: 255)), .circle,
+        ]
+        let bytes = try TestImages.bytes(Self.disposalGIF)
+        let thumbnailer = Thumbnailer(resize: .width(80), processors: processors)
+        let animation = try #require(try thumbnailer.animatedThumbnail(from: bytes))
+        let plain = try Self.animation(Self.disposalGIF, resize: .width(80))
+        #expect(animation.frames.count == plain.frames.count)
+        for (frame, source) in zip(animation.frames, plain.frames) {
+            var expected = source.image
+            for processor in processors { expected = try processor.process(expected) }
+            #expect(frame.image == expected)
+            #expect(frame.image.width == 40 && frame.image.height == 40, "80x53, cropped to 60x40, turned, then the circle's square")
+        }
+    }
+
     // MARK: WebP
 
     @Test(.enabled(if: webp, "needs the WebP trait"))

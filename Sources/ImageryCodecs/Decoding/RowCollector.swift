@@ -108,3 +108,19 @@ extension RowCollector {
         return (collector.finish(), collector.outputSize)
     }
 }
+
+extension RowCollector {
+    /// A whole bitmap box-reduced by `factor` (an animation's composed frame, which its codec
+    /// gives only at full size); premultiplied when it has alpha, as every reduction is.
+    static func reduced(_ bitmap: Bitmap, factor: Int) -> Bitmap {
+        guard factor > 1 else { return bitmap }
+        let hasAlpha = bitmap.alphaMode != .opaque
+        let (pixels, size) = bitmap.pixels.withUnsafeBufferPointer {
+            collect(plane: $0.baseAddress!, stride: bitmap.bytesPerRow, width: bitmap.width, height: bitmap.height,
+                    channels: 4, factor: factor, hasAlpha: hasAlpha)
+        }
+        var metadata = bitmap.metadata
+        metadata.decodeScale = 1 / Double(factor)
+        return Bitmap(width: size.width, height: size.height, pixels: pixels, alphaMode: hasAlpha ? .premultiplied : .opaque, metadata: metadata)
+    }
+}

@@ -5,16 +5,31 @@ enum LZW {
     static func decode(
         _ reader: inout ByteReader, minimumCodeSize: Int, pixelCount: Int
     ) throws(ImageError) -> (indices: [UInt8], produced: Int, complete: Bool) {
-        var output = [UInt8](repeating: 0, count: pixelCount)
+        // Raw buffers: this loop runs once a pixel, and array bounds and uniqueness checks
+        // were most of its cost. Every index below is checked by the logic instead (codes
+        // < 4096, output positions between `produced` and `pixelCount`).
+        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, pixelCount))
+        output.initialize(repeating: 0, count: max(1, pixelCount))
+        defer { output.deallocate() }
         var produced = 0
         let clear = 1 << minimumCodeSize, end = clear + 1
         var codeSize = minimumCodeSize + 1
         var next = clear + 2
-        var prefix = [Int16](repeating: -1, count: 4096)
-        var suffix = [UInt8](repeating: 0, count: 4096)
-        var first = [UInt8](repeating: 0, count: 4096)
+        let prefix = UnsafeMutablePointer<Int16>.allocate(capacity: 4096)
+        prefix.initialize(repeating: -1, count: 4096)
+        let suffix = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+        suffix.initialize(repeating: 0, count: 4096)
+        let first = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+        first.initialize(repeating: 0, count: 4096)
+        let lengths = UnsafeMutablePointer<UInt16>.allocate(capacity: 4096)
+        lengths.initialize(repeating: 1, count: 4096)
+        defer {
+            prefix.deallocate()
+            suffix.deallocate()
+            first.deallocate()
+            lengths.deallocate()
+        }
         for code in 0..<min(clear, 4096) { suffix[code] = UInt8(truncatingIfNeeded: code); first[code] = UInt8(truncatingIfNeeded: code) }
-        var stack = [UInt8](repeating: 0, count: 4097)
         var previous = -1
         var bits = 0, bitCount = 0
         var blockRemaining = 0
@@ -50,36 +65,41 @@ enum LZW {
                 previous = code
                 continue
             }
-            var current: Int
-            var depth = 0
+            // Each string is written straight into the output, last byte first, at the place
+            // its length (kept per code) gives it: no stack, no second copy. Bytes past the
+            // frame's end are dropped.
+            let current: Int, length: Int
             if code < next {
                 current = code
+                length = Int(lengths[code])
             } else if code == next {
-                stack[depth] = first[previous]
-                depth += 1
                 current = previous
+                length = Int(lengths[previous]) + 1
             } else {
                 throw .corrupt(.gif, detail: "LZW code \(code) is beyond the dictionary (\(next) entries)")
             }
             let head = first[current]
-            while current >= clear {
-                guard depth < stack.count else { throw .corrupt(.gif, detail: "LZW chain is too long") }
-                stack[depth] = suffix[current]
-                depth += 1
-                current = Int(prefix[current])
-                guard current >= 0 else { throw .corrupt(.gif, detail: "LZW dictionary entry is undefined") }
+            var position = produced + length - 1
+            if code == next {
+                if position < pixelCount { output[position] = head }
+                position -= 1
             }
-            stack[depth] = UInt8(truncatingIfNeeded: current)
-            depth += 1
-            while depth > 0 && produced < pixelCount {
-                depth -= 1
-                output[produced] = stack[depth]
-                produced += 1
+            var link = current
+            while link >= clear {
+                guard position > produced else { throw .corrupt(.gif, detail: "LZW chain is longer than its string") }
+                if position < pixelCount { output[position] = suffix[link] }
+                position -= 1
+                link = Int(prefix[link])
+                guard link >= 0 else { throw .corrupt(.gif, detail: "LZW dictionary entry is undefined") }
             }
+            guard position == produced else { throw .corrupt(.gif, detail: "LZW chain is shorter than its string") }
+            output[position] = UInt8(truncatingIfNeeded: link)
+            produced = min(pixelCount, produced + length)
             if next < 4096 {
                 prefix[next] = Int16(previous)
                 suffix[next] = head
                 first[next] = first[previous]
+                lengths[next] = lengths[previous] &+ 1
                 next += 1
                 if next == 1 << codeSize && codeSize < 12 { codeSize += 1 }
             }
@@ -88,6 +108,6 @@ enum LZW {
         // Skip the remaining sub-blocks of this frame, if any.
         if blockRemaining > 0 { _ = reader.read(blockRemaining) }
         if !sawEnd || produced == pixelCount { _ = reader.skipSubBlocks() }
-        return (output, produced, produced == pixelCount)
+        return (Array(UnsafeBufferPointer(start: output, count: pixelCount)), produced, produced == pixelCount)
     }
 }

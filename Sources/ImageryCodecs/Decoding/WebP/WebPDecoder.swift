@@ -56,16 +56,7 @@ struct WebPDecoder: FormatDecoding {
         let reader = try WebPAnimationReader(Array(bytes), options: options)
         guard let frame = try reader.nextFrame()?.image else { throw .corrupt(.webp, detail: "the animation has no frame") }
         let factor = DecodingOptions.boxFactor(forScale: options.draftScale(storedSize: reader.canvasSize, orientation: .up))
-        guard factor > 1 else { return DecodedImage(bitmap: frame, iccProfile: RIFFChunks(bytes).icc) }
-        let hasAlpha = frame.alphaMode != .opaque
-        let (pixels, size) = frame.pixels.withUnsafeBufferPointer {
-            RowCollector.collect(plane: $0.baseAddress!, stride: frame.bytesPerRow, width: frame.width, height: frame.height,
-                                 channels: 4, factor: factor, hasAlpha: hasAlpha)
-        }
-        var metadata = frame.metadata
-        metadata.decodeScale = 1 / Double(factor)
-        let bitmap = Bitmap(width: size.width, height: size.height, pixels: pixels, alphaMode: hasAlpha ? .premultiplied : .opaque, metadata: metadata)
-        return DecodedImage(bitmap: bitmap, iccProfile: RIFFChunks(bytes).icc)
+        return DecodedImage(bitmap: RowCollector.reduced(frame, factor: factor), iccProfile: RIFFChunks(bytes).icc)
     }
 
     static func error(_ status: VP8StatusCode, stage: String) -> ImageError {

@@ -75,7 +75,8 @@ struct MedianCutQuantizer {
     private struct Bin {
         var count = 0
         var red = 0, green = 0, blue = 0
-        func channel(_ axis: Int) -> Int { axis == 0 ? red / count : axis == 1 ? green / count : blue / count }
+        /// The mean colour, set once the histogram is complete: sorting compares it often.
+        var mean = SIMD3<Int32>()
     }
 
     private func medianCut(_ pixels: [UInt8], count: Int, target: Int) -> [UInt8] {
@@ -89,29 +90,31 @@ struct MedianCutQuantizer {
             histogram[key].blue += b
         }
         var bins = histogram.filter { $0.count > 0 }
+        for index in bins.indices {
+            let bin = bins[index]
+            bins[index].mean = SIMD3(Int32(bin.red / bin.count), Int32(bin.green / bin.count), Int32(bin.blue / bin.count))
+        }
         guard !bins.isEmpty else { return [] }
-        // Boxes are ranges of `bins`; the one with the most pixels times its widest range splits next.
-        var boxes: [Range<Int>] = [0..<bins.count]
-        while boxes.count < target {
-            var best = -1, bestScore = 0, bestAxis = 0
-            for (number, box) in boxes.enumerated() where box.count > 1 {
-                var low = [255, 255, 255], high = [0, 0, 0], pixelsInBox = 0
-                for bin in bins[box] {
-                    pixelsInBox += bin.count
-                    for axis in 0..<3 {
-                        let value = bin.channel(axis)
-                        low[axis] = min(low[axis], value)
-                        high[axis] = max(high[axis], value)
-                    }
-                }
-                let ranges = (0..<3).map { high[$0] - low[$0] }
-                let axis = ranges.firstIndex(of: ranges.max()!)!
-                let score = ranges[axis] * pixelsInBox
-                if score > bestScore { best = number; bestScore = score; bestAxis = axis }
+        // Boxes are ranges of `bins`; the one with the most pixels times its widest range splits
+        // next. Each box's score and axis are measured once, when it is made.
+        func measure(_ box: Range<Int>) -> (score: Int, axis: Int) {
+            guard box.count > 1 else { return (0, 0) }
+            var low = SIMD3<Int32>(repeating: 255), high = SIMD3<Int32>(repeating: 0), pixelsInBox = 0
+            for bin in bins[box] {
+                pixelsInBox += bin.count
+                low = pointwiseMin(low, bin.mean)
+                high = pointwiseMax(high, bin.mean)
             }
-            guard best >= 0 else { break }
-            let box = boxes[best]
-            bins[box].sort { $0.channel(bestAxis) < $1.channel(bestAxis) }
+            let ranges = high &- low
+            let axis = ranges.x >= ranges.y && ranges.x >= ranges.z ? 0 : (ranges.y >= ranges.z ? 1 : 2)
+            return (Int(ranges[axis]) * pixelsInBox, axis)
+        }
+        var boxes: [Range<Int>] = [0..<bins.count]
+        var measures = [measure(boxes[0])]
+        while boxes.count < target {
+            guard let best = measures.indices.max(by: { measures[$0].score < measures[$1].score }), measures[best].score > 0 else { break }
+            let box = boxes[best], axis = measures[best].axis
+            bins[box].sort { $0.mean[axis] < $1.mean[axis] }
             let total = bins[box].reduce(0) { $0 + $1.count }
             var running = 0, split = box.lowerBound + 1
             for position in box {
@@ -119,16 +122,23 @@ struct MedianCutQuantizer {
                 if running * 2 >= total { split = min(max(position + 1, box.lowerBound + 1), box.upperBound - 1); break }
             }
             boxes[best] = box.lowerBound..<split
+            measures[best] = measure(boxes[best])
             boxes.append(split..<box.upperBound)
+            measures.append(measure(boxes[boxes.count - 1]))
         }
         var palette = boxes.map { box -> (Int, Int, Int) in
-            let sum = bins[box].reduce(Bin()) { Bin(count: $0.count + $1.count, red: $0.red + $1.red, green: $0.green + $1.green, blue: $0.blue + $1.blue) }
+            let sum = bins[box].reduce(into: Bin()) { sum, bin in
+                sum.count += bin.count
+                sum.red += bin.red
+                sum.green += bin.green
+                sum.blue += bin.blue
+            }
             return (sum.red / sum.count, sum.green / sum.count, sum.blue / sum.count)
         }
         // One k-means pass: each bin to its nearest entry, each entry to the mean of its bins.
         var sums = [Bin](repeating: Bin(), count: palette.count)
         for bin in bins {
-            let nearest = Self.nearest(bin.red / bin.count, bin.green / bin.count, bin.blue / bin.count, in: palette)
+            let nearest = Self.nearest(Int(bin.mean.x), Int(bin.mean.y), Int(bin.mean.z), in: palette)
             sums[nearest].count += bin.count
             sums[nearest].red += bin.red
             sums[nearest].green += bin.green
@@ -152,8 +162,7 @@ struct MedianCutQuantizer {
 
     private func map(_ pixels: [UInt8], count: Int, colours: [UInt8], transparentIndex: Int?) -> [UInt8] {
         let palette = stride(from: 0, to: colours.count, by: 3).map { (Int(colours[$0]), Int(colours[$0 + 1]), Int(colours[$0 + 2])) }
-        var memo = [UInt8](repeating: 0, count: 1 << 18)
-        var known = [Bool](repeating: false, count: 1 << 18)
+        var memo = [UInt16](repeating: .max, count: 1 << 18)   // .max: not looked up yet
         var indices = [UInt8](repeating: 0, count: count)
         for pixel in 0..<count {
             let offset = pixel * 4
@@ -163,11 +172,8 @@ struct MedianCutQuantizer {
             }
             let r = Int(pixels[offset]), g = Int(pixels[offset + 1]), b = Int(pixels[offset + 2])
             let key = (r >> 2) << 12 | (g >> 2) << 6 | b >> 2
-            if !known[key] {
-                memo[key] = UInt8(Self.nearest(r, g, b, in: palette))
-                known[key] = true
-            }
-            indices[pixel] = memo[key]
+            if memo[key] == .max { memo[key] = UInt16(Self.nearest(r, g, b, in: palette)) }
+            indices[pixel] = UInt8(truncatingIfNeeded: memo[key])
         }
         return indices
     }
