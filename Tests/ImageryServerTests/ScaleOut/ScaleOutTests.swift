@@ -192,12 +192,18 @@ struct ScaleOutTests {
             }
 
             // When that instance is killed and its URLs are asked for again, through a fresh
-            // nginx on the same ring (the first one's connections went to the old processes)
+            // nginx (the first one's connections went to the old processes) whose ring holds, in
+            // the victim's place, a port that refuses: the victim's own freed port could be
+            // taken by a parallel test's server, which would then answer for the dead instance.
             cluster.instances[victim].signal(SIGKILL)
             _ = await cluster.instances[victim].exitCode()
-            let fresh = try await NginxFront.start(upstreams: cluster.ports, edgeCache: false)
+            let dead = try RefusingPort()
+            var upstreams = cluster.ports
+            upstreams[victim] = dead.port
+            let fresh = try await NginxFront.start(upstreams: upstreams, edgeCache: false)
             let again = await Cluster.load(port: fresh.port, owned.map { urls[$0] }, concurrency: 4)
             await fresh.stop()
+            withExtendedLifetime(dead) {}   // the port refuses until nginx is gone
 
             // Then its neighbours answer from the shared disk cache: the origin sees nothing more
             #expect(again.map(\.status) == Array(repeating: 200, count: owned.count))

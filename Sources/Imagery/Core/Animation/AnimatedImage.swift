@@ -57,16 +57,6 @@ public struct AnimatedImage: Sendable, Equatable {
         }
         return try AnimatedImage(frames: frames, loopCount: loopCount)
     }
-
-    /// `mapFrames` for transforms that suspend (async processors).
-    public func mapFrames(_ transform: (Bitmap) async throws(ImageError) -> Bitmap) async throws(ImageError) -> AnimatedImage {
-        var frames: [AnimationFrame] = []
-        frames.reserveCapacity(self.frames.count)
-        for frame in self.frames {
-            frames.append(AnimationFrame(image: try await transform(frame.image), duration: frame.duration))
-        }
-        return try AnimatedImage(frames: frames, loopCount: loopCount)
-    }
 }
 
 /// One composed frame of an animation: the whole canvas as it is shown, and for how long.

@@ -55,16 +55,9 @@ struct GIFAnimationReader: AnimationFrameReading {
         let rect = (left: frame.left, top: frame.top, width: frame.width, height: frame.height)
         pendingDisposal = (rect, frame.disposal, frame.disposal == 3 ? saved(rect) : nil)
         draw(frame)
-        var transparent = false
-        for index in Swift.stride(from: 3, to: canvas.count, by: 4) where canvas[index] != 255 {
-            transparent = true
-            break
-        }
         let metadata = ImageMetadata(format: .gif, originalWidth: canvasSize.width, originalHeight: canvasSize.height)
-        let image = Bitmap(
-            width: canvasSize.width, height: canvasSize.height, pixels: canvas,
-            alphaMode: transparent ? .straight : .opaque, metadata: metadata
-        )
+        var image = Bitmap(width: canvasSize.width, height: canvasSize.height, pixels: canvas, alphaMode: .straight, metadata: metadata)
+        if !image.hasTransparency { image.alphaMode = .opaque }
         return AnimationFrame(image: image, duration: .milliseconds(frame.delay * 10))
     }
 
@@ -106,31 +99,10 @@ struct GIFAnimationReader: AnimationFrameReading {
 
     private mutating func draw(_ frame: GIFStream.Frame) {
         let (xs, ys) = clipped((frame.left, frame.top, frame.width, frame.height))
-        let colours = frame.palette.count / 3
+        guard !xs.isEmpty else { return }
         let width = canvasSize.width
         canvas.withUnsafeMutableBufferPointer { canvas in
-            frame.indices.withUnsafeBufferPointer { indices in
-                frame.palette.withUnsafeBufferPointer { palette in
-                    for y in ys {
-                        let source = frame.rowOrder[y - frame.top] * frame.width - frame.left
-                        for x in xs {
-                            let index = Int(indices[source + x])
-                            if index == frame.transparentIndex { continue }
-                            let out = (y * width + x) * 4
-                            if index < colours {
-                                canvas[out] = palette[index * 3]
-                                canvas[out + 1] = palette[index * 3 + 1]
-                                canvas[out + 2] = palette[index * 3 + 2]
-                            } else {
-                                canvas[out] = 0
-                                canvas[out + 1] = 0
-                                canvas[out + 2] = 0
-                            }
-                            canvas[out + 3] = 255
-                        }
-                    }
-                }
-            }
+            for y in ys { frame.draw(row: y - frame.top, onto: canvas.baseAddress! + y * width * 4, canvasWidth: width) }
         }
     }
 }

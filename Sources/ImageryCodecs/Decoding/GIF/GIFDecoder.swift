@@ -18,7 +18,6 @@ struct GIFDecoder: FormatDecoding {
             warnings.append(damage)
         }
         let (left, top, width, height) = (frame.left, frame.top, frame.width, frame.height)
-        let colours = frame.palette.count / 3
         let coversCanvas = left == 0 && top == 0 && left + width >= canvas.width && top + height >= canvas.height
         let hasTransparency = !coversCanvas || frame.transparentIndex.map { index in frame.indices.contains { Int($0) == index } } ?? false
         let scale = options.draftScale(storedSize: canvas, orientation: .up)
@@ -33,19 +32,7 @@ struct GIFDecoder: FormatDecoding {
                 for band in 0..<count {
                     let y = first + band - top
                     guard y >= 0, y < height else { continue }
-                    let row = rows + band * rowBytes, source = frame.rowOrder[y] * width
-                    // A frame may lie partly or wholly outside the logical screen: clip it.
-                    for x in 0..<max(0, min(width, canvas.width - left)) {
-                        let index = Int(frame.indices[source + x])
-                        if index == frame.transparentIndex { continue }
-                        let out = (left + x) * 4
-                        if index < colours {
-                            row[out] = frame.palette[index * 3]
-                            row[out + 1] = frame.palette[index * 3 + 1]
-                            row[out + 2] = frame.palette[index * 3 + 2]
-                        }
-                        row[out + 3] = 255
-                    }
+                    frame.draw(row: y, onto: rows + band * rowBytes, canvasWidth: canvas.width)
                 }
                 return count
             }

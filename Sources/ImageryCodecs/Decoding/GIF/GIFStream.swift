@@ -48,6 +48,34 @@ struct GIFStream {
         var rowOrder: [Int]
         /// Set when the LZW data ended early (the rest of `indices` is index 0).
         var damage: String?
+
+        /// Draws the frame's row `y` (0 at its top) onto `row`, the canvas row it covers, clipped
+        /// to `canvasWidth`: the transparent index leaves the canvas as it is; an index past the
+        /// palette is black.
+        func draw(row y: Int, onto row: UnsafeMutablePointer<UInt8>, canvasWidth: Int) {
+            let colours = palette.count / 3
+            let source = rowOrder[y] * width
+            palette.withUnsafeBufferPointer { palette in
+                indices.withUnsafeBufferPointer { indices in
+                    // A frame may lie partly or wholly outside the logical screen.
+                    for x in 0..<max(0, min(width, canvasWidth - left)) {
+                        let index = Int(indices[source + x])
+                        if index == transparentIndex { continue }
+                        let out = (left + x) * 4
+                        if index < colours {
+                            row[out] = palette[index * 3]
+                            row[out + 1] = palette[index * 3 + 1]
+                            row[out + 2] = palette[index * 3 + 2]
+                        } else {
+                            row[out] = 0
+                            row[out + 1] = 0
+                            row[out + 2] = 0
+                        }
+                        row[out + 3] = 255
+                    }
+                }
+            }
+        }
     }
 
     /// The next image, or `nil` at the trailer. The canvas and the frame are checked against

@@ -56,18 +56,14 @@ final class WebPAnimationReader: AnimationFrameReading {
         }
         let count = canvasSize.width * canvasSize.height * 4
         let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: count))
-        var transparent = false
-        for index in Swift.stride(from: 3, to: count, by: 4) where pixels[index] != 255 {
-            transparent = true
-            break
-        }
         // libwebp gives each frame's end time; the frame lasts from the previous one's.
         let duration = Duration.milliseconds(max(0, Int(timestamp) - Int(lastTimestamp)))
         lastTimestamp = timestamp
-        let image = Bitmap(
-            width: canvasSize.width, height: canvasSize.height, pixels: pixels, alphaMode: transparent ? .straight : .opaque,
+        var image = Bitmap(
+            width: canvasSize.width, height: canvasSize.height, pixels: pixels, alphaMode: .straight,
             metadata: ImageMetadata(format: .webp, originalWidth: canvasSize.width, originalHeight: canvasSize.height)
         )
+        if !image.hasTransparency { image.alphaMode = .opaque }
         return AnimationFrame(image: image, duration: duration)
     }
 }
