@@ -112,8 +112,8 @@ package struct ImgproxyPlan: Sendable {
         } else {
             self.format = nil
         }
-        // Every request decodes an animation whole, whatever its format, so that responses in
-        // other formats share one decoded result; a still format then takes the first frame.
+        // Every request asks for the animation, whatever its format, so that responses in other
+        // formats share one decode; a still format then takes the first frame (the poster).
         if !defaults.animatedFormats.isEmpty { request.animation = defaults.animation }
         self.request = request
         self.quality = options.quality > 0 ? options.quality : defaults.quality
@@ -126,7 +126,7 @@ package struct ImgproxyPlan: Sendable {
         var parts = [request.source.identity, request.resize?.identifier ?? "original", String(request.allowsUpscaling)]
         parts.append(request.processors.cacheIdentifier)
         if let animation = request.animation {
-            parts.append("animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0)")
+            parts.append("animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0):\(animation.delivery)")
         }
         parts.append(format?.rawValue ?? "negotiated")
         parts.append(String(quality))

@@ -16,6 +16,10 @@ import ImageryCodecs
             }
             return
         }
+        if entry.isRefused {
+            #expect(throws: ImageError.self) { try ImageDecoder().decode(bytes) }
+            return
+        }
         let bitmap = try ImageDecoder().decode(bytes)
         #expect(PixelSize(width: bitmap.width, height: bitmap.height) == entry.displaySize)
         #expect(bitmap.metadata.originalSize == PixelSize(width: entry.width, height: entry.height))

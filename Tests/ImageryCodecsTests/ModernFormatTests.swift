@@ -110,6 +110,38 @@ import ImageryTestSupport
         }
     }
 
+    @Test("A HEIF grid decodes whole: 2x2 tiles of the rocket are four copies of its own decode", .enabled(if: heif, "needs the HEIF trait"))
+    func heifGridDecodes() throws {
+        let tile = try ImageDecoder().decode(TestImages.bytes("heic_rocket_320x214.heic"))
+        let grid = try ImageDecoder().decode(TestImages.bytes("heic_grid_2x2_rocket_640x428.heic"))
+        #expect(grid.width == 640 && grid.height == 428)
+        for (left, top) in [(0, 0), (320, 0), (0, 214), (320, 214)] {
+            var different = 0
+            for y in Swift.stride(from: 0, to: 214, by: 7) {
+                for x in Swift.stride(from: 0, to: 320, by: 7) where grid.pixel(x: left + x, y: top + y) != tile.pixel(x: x, y: y) {
+                    different += 1
+                }
+            }
+            #expect(different == 0, "tile at \(left),\(top)")
+        }
+    }
+
+    @Test("HEIF grids claiming absurd sizes are refused from their headers: 32000x32100 by the pixel limit, 81600x54570 by libheif's own", .enabled(if: heif, "needs the HEIF trait"))
+    func absurdHEIFGridsAreRefused() throws {
+        #expect(throws: ImageError.tooLarge(width: 32000, height: 32100, limit: DecodingOptions().maximumPixelCount)) {
+            try ImageDecoder().decode(TestImages.bytes("heic_grid_150x100_claims_32000x32100.heic"))
+        }
+        #expect {
+            try ImageDecoder().decode(TestImages.bytes("heic_grid_255x255_claims_81600x54570.heic"))
+        } throws: { error in
+            switch error as? ImageError {
+            case .tooLarge(81600, 54570, _)?: true
+            case let .corrupt(.heic, detail)?: detail.contains("exceeds the maximum image size")
+            default: false
+            }
+        }
+    }
+
     @Test("A HEIC within libheif's limit but over the pixel limit is refused by the size check", .enabled(if: heif, "needs the HEIF trait"))
     func largeHEICIsRefusedByThePixelLimit() throws {
         let bytes = Fixtures.claimingSize(20000, 20000, in: try TestImages.bytes("heic_rocket_320x214.heic"))

@@ -32,7 +32,7 @@ import ImageryCodecs
         try Self.checkQuality(entry)
     }
 
-    static let traitEntries = TestImages.bundledEntries.filter { $0.needsTrait && $0.isDecodable }
+    static let traitEntries = TestImages.bundledEntries.filter { $0.needsTrait && $0.isDecodable && !$0.isRefused }
 
     @Test(.enabled(if: !traitEntries.isEmpty, "needs a format trait: swift test --traits AllFormats"), arguments: traitEntries)
     func fastThumbnailOfTraitFormatIsCloseToTheSlowReference(_ entry: ManifestEntry) throws {

@@ -204,6 +204,15 @@ func animationExample() async throws {
     var request = ImageRequest(url: URL(fileURLWithPath: "loop.gif"), resize: .fit(width: 320, height: 320))
     request.animation = AnimationLimits()
     let frames = try await ImagePipeline.shared.image(for: request).animation?.frames
+
+    // Or as a stream: each frame decoded, processed and written as it is read, never all at once.
+    request.animation = AnimationLimits(delivery: .stream)
+    if let stream = try await ImagePipeline.shared.image(for: request).animationStream {
+        var writer = try ImageEncoder(format: .gif).animationWriter(loopCount: stream.loopCount)
+        var reader = stream.frames()
+        while let frame = try await reader.next() { try writer.add(frame) }
+        try Data(try writer.finish()).write(to: URL(fileURLWithPath: "loop-small.gif"))
+    }
     // Example: animation end
     _ = frames
 }

@@ -2,10 +2,11 @@ import Foundation
 @testable import Imagery
 import ImageryCodecs
 import ImageryTestSupport
+import Synchronization
 import Testing
 
 /// The pipeline with animation asked for: every frame resized and processed, returned and
-/// cached whole; without it, the first frame as a still.
+/// cached whole, or streamed; without it, the first frame as a still.
 @Suite(.timeLimit(.minutes(2)))
 struct AnimationPipelineTests {
     static let gif = Fixtures.bytes("gif_anim_rocket_8f_160x107.gif")
@@ -46,13 +47,57 @@ struct AnimationPipelineTests {
         #expect(pipeline.cache?.count == 2)
     }
 
-    @Test("The decoding budget charges the whole animation: canvas and every resized frame")
+    @Test("A streamed animation is decoded and processed when it is read, and the memory cache keeps the stream, not its frames")
+    func streamedResponseProcessesFramesWhenRead() async throws {
+        let processed = Mutex(0)
+        let counting = ImageProcessors.Closure(id: "count") { image in
+            processed.withLock { $0 += 1 }
+            return image
+        }
+        let pipeline = Fixtures.pipeline()
+        var request = Self.request(id: "anim-stream", animated: true, processors: [counting, .circle])
+        request.animation?.delivery = .stream
+        let response = try await pipeline.image(for: request)
+        #expect(response.animation == nil && response.isAnimated)
+        let stream = try #require(response.animationStream)
+        #expect(processed.withLock { $0 } == 1, "only the poster is processed before the stream is read")
+        #expect(stream.frameCount == 8 && response.image == stream.poster)
+        var frames = stream.frames()
+        var read: [AnimationFrame] = []
+        while let frame = try await frames.next() { read.append(frame) }
+        #expect(processed.withLock { $0 } == 9)
+        // The same frames as the collected delivery, processed alike.
+        let whole = try #require(try await pipeline.image(for: Self.request(id: "anim-stream", animated: true, processors: [counting, .circle])).animation)
+        #expect(read == whole.frames)
+        let again = try await pipeline.image(for: request)
+        #expect(again.origin == .memory && again.animationStream != nil)
+        #expect(pipeline.statistics.decodes == 2, "the stream and the frames are cached apart")
+    }
+
+    @Test("Cancelling the task that reads a stream ends the read with .cancelled")
+    func streamReadEndsOnCancellation() async throws {
+        let pipeline = Fixtures.pipeline()
+        var request = Self.request(id: "anim-cancel", animated: true)
+        request.animation?.delivery = .stream
+        let stream = try #require(try await pipeline.image(for: request).animationStream)
+        let reading = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            var frames = stream.frames()
+            return try await frames.next()
+        }
+        await #expect(throws: ImagePipelineError.cancelled) { try await reading.value }
+    }
+
+    @Test("The decoding budget charges the whole animation (canvas and every resized frame), and a stream its poster")
     func decodingCostChargesEveryFrame() {
         let key = DecodeKey(
             fetch: FetchKey(source: "x", readsDisk: false), resize: .fit(width: 80, height: 80), allowsUpscaling: false,
             policy: .strict, maximumPixelCount: 100_000_000, animation: AnimationLimits()
         )
         #expect(key.decodingCost(of: Self.gif) == 160 * 107 + 8 * 80 * 54)
+        var streamed = key
+        streamed.animation?.delivery = .stream
+        #expect(streamed.decodingCost(of: Self.gif) == 160 * 107 + 80 * 54, "a stream's decode makes its poster only")
         var still = key
         still.animation = nil
         #expect(still.decodingCost(of: Self.gif) < 160 * 107 + 2 * 80 * 54)

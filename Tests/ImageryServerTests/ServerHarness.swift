@@ -52,10 +52,10 @@ struct ServerHarness {
     }
 
     /// GET `path` from whatever server listens on 127.0.0.1:`port` (a child process, nginx).
-    static func get(port: Int, _ path: String, headers: [(String, String)] = []) async throws -> Reply {
+    static func get(port: Int, _ path: String, headers: [(String, String)] = [], timeout: TimeAmount = .seconds(60)) async throws -> Reply {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Array(buffer: body))
     }

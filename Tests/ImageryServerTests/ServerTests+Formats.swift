@@ -58,7 +58,7 @@ extension ServerTests {
     }
 
     @Test(
-        "HEIC, AVIF and JPEG XL sources are served; a HEIC or AVIF claiming 65535×65535 is 422, refused before decoding",
+        "HEIC (a grid too), AVIF and JPEG XL sources are served; a HEIC or AVIF claiming 65535×65535 and HEIF grids of absurd size are 422, refused before decoding",
         .enabled(if: ImageDecoder.supportedFormats.isSuperset(of: [.heic, .avif, .jxl]), "needs the format traits: swift test --traits AllFormats")
     )
     func modernSources() async throws {
@@ -70,19 +70,22 @@ extension ServerTests {
             case "/photo.jxl": .ok(Fixtures.bytes("jxl_rocket_320x214.jxl"))
             case "/bomb.heic": .ok(Fixtures.claimingSize(65535, 65535, in: heic))
             case "/bomb.avif": .ok(Fixtures.claimingSize(65535, 65535, in: avif))
+            case "/grid.heic": .ok(Fixtures.bytes("heic_grid_2x2_rocket_640x428.heic"))
+            case "/grid-bomb.heic": .ok(Fixtures.bytes("heic_grid_150x100_claims_32000x32100.heic"))
+            case "/grid-absurd.heic": .ok(Fixtures.bytes("heic_grid_255x255_claims_81600x54570.heic"))
             default: .status(404)
             }
         }
         defer { origin.stop() }
         let server = try await ServerHarness.start { $0.allowLoopbackSources = true }
         defer { server.cancel() }
-        for name in ["/photo.heic", "/photo.avif", "/photo.jxl"] {
+        for name in ["/photo.heic", "/photo.avif", "/photo.jxl", "/grid.heic"] {
             let reply = try await server.get(Self.plain(origin, name, options: "rs:fit:160:160/f:png"))
             #expect(reply.status == 200, "\(name)")
             let image = try ServerHarness.image(reply)
             #expect(image.width == 160 && image.height == 107, "\(name)")
         }
-        for name in ["/bomb.heic", "/bomb.avif"] {
+        for name in ["/bomb.heic", "/bomb.avif", "/grid-bomb.heic", "/grid-absurd.heic"] {
             let reply = try await server.get(Self.plain(origin, name))
             #expect(reply.status == 422, "\(name): \(reply.text)")
         }

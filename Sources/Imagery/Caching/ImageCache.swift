@@ -84,7 +84,7 @@ public final class ImageCache: Sendable {
         // Whatever it was when stored, what comes back out is a memory hit.
         var response = response
         response.origin = .memory
-        let cost = response.animation?.byteCount ?? response.image.pixels.count
+        let cost = response.animation?.byteCount ?? response.animationStream?.byteCount ?? response.image.pixels.count
         guard cost <= costLimit else { return }
         let expiry = timeToLive.map { now() + $0 }
         let evicted = storage.withLock { storage in

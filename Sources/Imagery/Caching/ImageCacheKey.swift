@@ -56,7 +56,10 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         if allowsUpscaling { key += "+upscaling" }
         if policy == .lenient { key += "+lenient" }
         if !processors.isEmpty { key += "#" + processors }
-        if let animation { key += "#animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0)" }
+        if let animation {
+            key += "#animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0)"
+            if animation.delivery == .stream { key += ":stream" }
+        }
         return key
     }
 

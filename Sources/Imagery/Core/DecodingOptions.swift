@@ -83,11 +83,22 @@ public protocol ImageDecoding: Sendable {
     /// (one frame, or a format without animation), so the caller decodes it as a still.
     /// The default implementation returns `nil`.
     func decodeAnimation(_ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> AnimatedImage?
+
+    /// The same frames as ``decodeAnimation(_:resize:allowsUpscaling:options:)``, read one at a
+    /// time as an ``AnimationStream``: the header and limits are checked and the first frame
+    /// decoded now, the rest when they are read. `nil` when `data` is not an animation. The
+    /// default implementation returns `nil`.
+    func animationStream(_ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> AnimationStream?
 }
 
 extension ImageDecoding {
     /// No animation: every source decodes as a still.
     public func decodeAnimation(_ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> AnimatedImage? {
+        nil
+    }
+
+    /// No animation: every source decodes as a still.
+    public func animationStream(_ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> AnimationStream? {
         nil
     }
 }

@@ -20,6 +20,9 @@ public struct ImageResponse: Sendable {
     /// Every frame, resized and processed, when the request asked for animation
     /// (``ImageRequest/animation``) and the source is animated; ``image`` is its first frame.
     public var animation: AnimatedImage?
+    /// The animation as a stream of frames decoded and processed when they are read, when the
+    /// request asked for ``AnimationLimits/Delivery-swift.enum/stream``; ``image`` is its poster.
+    public var animationStream: AnimationStream?
     /// Where it came from.
     public var origin: Origin
     /// What decoding learned about the source (format, original size, orientation, profile).
@@ -37,4 +40,14 @@ public struct ImageResponse: Sendable {
         self.animation = animation
         self.origin = origin
     }
+
+    /// A response carrying `stream`, found at `origin`; ``image`` is its poster.
+    public init(stream: AnimationStream, origin: Origin) {
+        self.image = stream.poster
+        self.animationStream = stream
+        self.origin = origin
+    }
+
+    /// Whether the source was animated and the request asked for its animation.
+    public var isAnimated: Bool { animation != nil || animationStream != nil }
 }

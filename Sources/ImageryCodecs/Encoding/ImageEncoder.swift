@@ -103,16 +103,23 @@ public struct ImageEncoder: ImageEncoding {
     /// - Throws: `ImageError.unsupportedFormat` for a format that holds no animation here
     ///   (encode ``AnimatedImage/poster`` for a still).
     public func encode(_ animation: AnimatedImage) throws(ImageError) -> [UInt8] {
-        switch format {
-        case .gif:
-            return GIFEncoder.encode(animation)
-        #if WebP
-        case .webp:
-            return try WebPAnimationEncoder.encode(animation, quality: quality, lossless: lossless)
-        #endif
-        default:
-            throw .unsupportedFormat(format, reason: "this build writes no animated \(format) (animations are written as GIF or WebP)")
-        }
+        var writer = try animationWriter(loopCount: animation.loopCount)
+        for frame in animation.frames { try writer.add(frame) }
+        return try writer.finish()
+    }
+
+    /// A writer that encodes an animation played `loopCount` times (0: for ever) frame by
+    /// frame, in ``format`` at ``quality``: the way to encode an ``AnimationStream``.
+    ///
+    /// ```swift
+    /// var writer = try ImageEncoder(format: .webp).animationWriter(loopCount: 0)
+    /// for frame in frames { try writer.add(frame) }
+    /// let webp = try writer.finish()
+    /// ```
+    ///
+    /// - Throws: `ImageError.unsupportedFormat` for a format that holds no animation here.
+    public func animationWriter(loopCount: Int) throws(ImageError) -> AnimationWriter {
+        try AnimationWriter(format: format, loopCount: loopCount, quality: quality, lossless: lossless)
     }
 
     private func encodeJPEG(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {

@@ -91,11 +91,13 @@ package struct ServerConfiguration: Sendable {
     /// waiting request holds no source: downloads wait while fetched sources wait for a decode.
     package var maximumQueue = 256
 
-    /// The animation limits requests are decoded under.
+    /// The animation limits requests are decoded under. Animations are streamed: the renderer
+    /// encodes each frame as it is decoded and processed, so a response holds one frame.
     var animationLimits: AnimationLimits {
         AnimationLimits(
             maximumFrameCount: maximumAnimationFrames,
-            maximumFramePixelCount: maximumAnimationFramePixels > 0 ? maximumAnimationFramePixels : nil
+            maximumFramePixelCount: maximumAnimationFramePixels > 0 ? maximumAnimationFramePixels : nil,
+            delivery: .stream
         )
     }
 

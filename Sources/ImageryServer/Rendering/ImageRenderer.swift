@@ -7,7 +7,8 @@ import Logging
 import NIOCore
 
 /// Makes one response: loads the plan's request through the pipeline (which coalesces, caches
-/// and limits), encodes it in the negotiated format off the cooperative pool, and tags it.
+/// and limits), encodes it in the negotiated format off the cooperative pool (an animation frame
+/// by frame, as its stream is read), and tags it.
 struct ImageRenderer: Sendable {
     let pipeline: ImagePipeline
     let negotiation: FormatNegotiation
@@ -22,18 +23,29 @@ struct ImageRenderer: Sendable {
         } catch {
             throw ServerError(error)
         }
-        let transparent = response.animation?.frames.contains { $0.image.hasTransparency } ?? response.image.hasTransparency
+        // A stream's poster stands for its frames: an animation goes out as GIF or WebP, which
+        // both keep alpha, so transparency only picks between JPEG and PNG for a still.
         let format = negotiation.format(
-            requested: plan.format, accepted: accepted, hasTransparency: transparent, isAnimated: response.animation != nil
+            requested: plan.format, accepted: accepted, hasTransparency: response.image.hasTransparency, isAnimated: response.isAnimated
         )
-        let bytes: [UInt8]
+        let encoder: ImageEncoder
         do {
-            var encoder = try ImageEncoder(format: format, quality: plan.quality, background: plan.background)
-            encoder.avifSpeed = avifSpeed
-            bytes = try await Self.encode(response, with: encoder)
+            var made = try ImageEncoder(format: format, quality: plan.quality, background: plan.background)
+            made.avifSpeed = avifSpeed
+            encoder = made
         } catch {
-            logger.error("encoding failed", metadata: ["format": "\(format)", "error": "\(error)"])
-            throw ServerError(status: .internalServerError, message: "encoding failed")
+            throw encodingFailed(format, error)
+        }
+        let bytes: [UInt8]
+        if let stream = response.animationStream, ImageEncoder.animatedFormats.contains(format) {
+            bytes = try await encode(stream, with: encoder)
+        } else {
+            let image = response.image
+            do {
+                bytes = try await ImagePipeline.runHeavyWork { () throws(ImageError) in try encoder.encode(image) }
+            } catch {
+                throw encodingFailed(format, error)
+            }
         }
         let digest = SHA256.hash(data: bytes)
         return CachedResponse(
@@ -43,15 +55,39 @@ struct ImageRenderer: Sendable {
         )
     }
 
-    /// Encoding is as heavy as decoding: it runs where the pipeline's decodes run, never on
-    /// the cooperative pool that answers `/health`.
-    private static func encode(_ response: ImageResponse, with encoder: ImageEncoder) async throws(ImageError) -> [UInt8] {
-        try await ImagePipeline.runHeavyWork { () throws(ImageError) in
-            if let animation = response.animation, ImageEncoder.animatedFormats.contains(encoder.format) {
-                try encoder.encode(animation)
-            } else {
-                try encoder.encode(response.image)
+    /// Reads, processes and encodes an animation a frame at a time, on the threads the
+    /// pipeline decodes on (encoding is as heavy as decoding, and never runs on the cooperative
+    /// pool that answers `/health`): the response holds one frame and the encoder's output,
+    /// whatever the frame count. A frame that fails to decode or process answers as the
+    /// pipeline's own failures do.
+    private func encode(_ stream: AnimationStream, with encoder: ImageEncoder) async throws(ServerError) -> [UInt8] {
+        let result = await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async -> Result<[UInt8], ServerError> in
+            var frames = stream.frames()
+            do throws(ImageError) {
+                var writer = try encoder.animationWriter(loopCount: stream.loopCount)
+                while true {
+                    let frame: AnimationFrame?
+                    do throws(ImagePipelineError) {
+                        frame = try await frames.next()
+                    } catch {
+                        return .failure(ServerError(error))
+                    }
+                    guard let frame else { break }
+                    try writer.add(frame)
+                }
+                return .success(try writer.finish())
+            } catch let .invalidRequest(detail) {
+                // A processor that sizes frames by their content (a trim) gave them different sizes.
+                return .failure(ServerError(.processingFailed(source: "", .invalidRequest(detail))))
+            } catch {
+                return .failure(encodingFailed(encoder.format, error))
             }
         }
+        return try result.get()
+    }
+
+    private func encodingFailed(_ format: ImageFormat, _ error: ImageError) -> ServerError {
+        logger.error("encoding failed", metadata: ["format": "\(format)", "error": "\(error)"])
+        return ServerError(status: .internalServerError, message: "encoding failed")
     }
 }

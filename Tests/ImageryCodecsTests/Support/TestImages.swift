@@ -33,6 +33,10 @@ struct ManifestEntry: Sendable, CustomTestStringConvertible {
     /// Whether this build decodes its format.
     var isDecodable: Bool { imageFormat.map { ImageDecoder.supportedFormats.contains($0) } ?? false }
 
+    /// A file made to be refused (the manifest's kind says `refused:`): its decode must fail
+    /// with a typed error, so quality checks leave it out.
+    var isRefused: Bool { kind.hasPrefix("refused") }
+
     var testDescription: String { file }
 }
 

@@ -14,10 +14,25 @@ public struct AnimationLimits: Sendable, Hashable {
     /// every decoded frame against ``DecodingOptions/maximumPixelCount`` instead.
     public var maximumFramePixelCount: Int?
 
-    /// Limits of `maximumFrameCount` frames, and per-frame pixels if given.
-    public init(maximumFrameCount: Int = 256, maximumFramePixelCount: Int? = nil) {
+    /// How the pipeline hands the animation back. Default ``Delivery-swift.enum/frames``.
+    public var delivery: Delivery
+
+    /// How the pipeline returns an animation, and what its memory cache keeps.
+    public enum Delivery: Sendable, Hashable {
+        /// Every frame decoded, resized and processed, in ``ImageResponse/animation``: what an
+        /// app shows over and over.
+        case frames
+        /// An ``AnimationStream`` in ``ImageResponse/animationStream`` that decodes and
+        /// processes each frame when it is read: what a server encodes once.
+        case stream
+    }
+
+    /// Limits of `maximumFrameCount` frames, and per-frame pixels if given, with the
+    /// animation delivered as `delivery` says.
+    public init(maximumFrameCount: Int = 256, maximumFramePixelCount: Int? = nil, delivery: Delivery = .frames) {
         self.maximumFrameCount = max(1, maximumFrameCount)
         self.maximumFramePixelCount = maximumFramePixelCount
+        self.delivery = delivery
     }
 
     /// Checks a canvas of `frames` frames of `width`×`height` against these limits and

@@ -16,8 +16,10 @@ extension DecodeKey {
     }
 
     /// An animation holds its full-size canvas while composing, and every frame once resized:
-    /// the whole animation is charged.
+    /// the whole animation is charged. A stream's decode composes only its poster: the canvas
+    /// and one frame.
     private func animationCost(stored: PixelSize, frames: Int) -> Int {
+        let frames = animation?.delivery == .stream ? 1 : frames
         let full = stored.width * stored.height
         let frame = resize.flatMap { try? $0.plan(for: stored) }.map { allowsUpscaling ? $0.outputSize : PixelSize(
             width: min($0.outputSize.width, stored.width), height: min($0.outputSize.height, stored.height)

@@ -34,7 +34,8 @@ extension PipelineGraph {
     }
 
     /// Decodes `bytes` as `key` asks, or as they are when `key` has no resize; every frame
-    /// when `key` asks for animation and the source has more than one.
+    /// (or a stream of them, with its first) when `key` asks for animation and the source has
+    /// more than one.
     @concurrent
     nonisolated static func decode(
         _ bytes: [UInt8], key: DecodeKey, source: String, decoder: any ImageDecoding, origin: ImageResponse.Origin
@@ -50,10 +51,18 @@ extension PipelineGraph {
         do throws(ImageError) {
             let options = options
             let decoded = try await ImagePipeline.runHeavyWork { () throws(ImageError) -> Decoded in
-                if key.animation != nil, let animation = try decoder.decodeAnimation(
-                    bytes, resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: options
-                ) {
-                    return ImageResponse(animation: animation, origin: origin)
+                switch key.animation?.delivery {
+                case .frames?:
+                    if let animation = try decoder.decodeAnimation(bytes, resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: options) {
+                        return ImageResponse(animation: animation, origin: origin)
+                    }
+                case .stream?:
+                    if var stream = try decoder.animationStream(bytes, resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: options) {
+                        stream.source = source
+                        return ImageResponse(stream: stream, origin: origin)
+                    }
+                case nil:
+                    break
                 }
                 let bitmap = if let resize = key.resize {
                     try decoder.decode(bytes, resize: resize, allowsUpscaling: key.allowsUpscaling, options: options)

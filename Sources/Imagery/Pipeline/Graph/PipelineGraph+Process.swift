@@ -62,12 +62,19 @@ extension PipelineGraph {
         }
     }
 
-    /// Runs the processors in order, off the actor, on every frame of an animation;
-    /// cancellation is honoured between them (and inside any async processor that checks it).
+    /// Runs the processors in order, off the actor, on every frame of an animation (on a
+    /// stream's poster, and on its other frames when they are read); cancellation is honoured between them (and inside any async processor that checks it).
     @concurrent
     private nonisolated static func process(_ decoded: Decoded, run: ProcessRun) async -> Result<Decoded, ImagePipelineError> {
         // On the heavy-work threads, async processors included: they suspend there, not on the pool.
         await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async -> Result<Decoded, ImagePipelineError> in
+            if let stream = decoded.animationStream {
+                // The poster now; every other frame when the stream is read.
+                return await processAll(decoded.image, run: run).map { poster in
+                    let context = ImageProcessingContext(request: run.request)
+                    return ImageResponse(stream: stream.processed(by: run.request.processors, context: context, poster: poster), origin: decoded.origin)
+                }
+            }
             guard let animation = decoded.animation else {
                 return await processAll(decoded.image, run: run).map { ImageResponse(image: $0, origin: decoded.origin) }
             }
@@ -113,7 +120,7 @@ extension PipelineGraph {
             // The cache stores it as a memory response, so a hit is returned as it is.
             if job.writes.contains(.memory) { cache?[run.key.image] = response }
             // The processed tier stores stills: an animation is kept in memory, and its source on disk.
-            if !stored, response.animation == nil, job.writes.contains(.processedOnDisk), let disk, disk.keepsProcessed(for: run.request) {
+            if !stored, !response.isAnimated, job.writes.contains(.processedOnDisk), let disk, disk.keepsProcessed(for: run.request) {
                 storeProcessed(response.image, key: run.key.image.processedDataKey, in: disk)
             }
         case let .failure(error):

@@ -42,44 +42,41 @@ extension ImageDecoder {
     public func decodeAnimation(
         _ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions
     ) throws(ImageError) -> AnimatedImage? {
-        guard var reader = try Self.animationReader(for: data, options: options), reader.frameCount > 1 else { return nil }
-        let limits = options.animation
-        let canvas = reader.canvasSize
-        let wanted = min(reader.frameCount, limits.maximumFrameCount)
-        guard wanted > 1 else { return nil }   // a limit of one frame is imgproxy's way of asking for a still
-        try limits.check(width: canvas.width, height: canvas.height, frames: wanted, maximumPixelCount: options.maximumPixelCount)
-        var draftOptions = options
-        draftOptions.draft = allowsUpscaling ? nil : resize.map { Thumbnailer.draft(for: $0, headroom: options.draftHeadroom) }
-        let factor = DecodingOptions.boxFactor(forScale: draftOptions.draftScale(storedSize: canvas, orientation: .up))
+        guard var reader = try ScaledAnimationReader(data, resize: resize, allowsUpscaling: allowsUpscaling, options: options) else { return nil }
         var frames: [AnimationFrame] = []
-        var warnings: [String] = []
-        while frames.count < wanted {
-            let next: AnimationFrame?
-            do {
-                next = try reader.nextFrame()
-            } catch {
-                // A damaged later frame ends a lenient animation where it broke; a strict one fails.
-                guard options.policy == .lenient, !frames.isEmpty else { throw error }
-                warnings.append("frame \(frames.count + 1): \(error)")
-                break
-            }
-            guard let next else { break }
-            let image = try Self.scaled(next.image, factor: factor, resize: resize, allowsUpscaling: allowsUpscaling)
-            frames.append(AnimationFrame(image: image, duration: next.duration))
-        }
+        while let frame = try reader.nextFrame() { frames.append(frame) }
         guard !frames.isEmpty else { return nil }
-        if let gif = reader as? GIFAnimationReader { warnings = gif.warnings + warnings }
-        if reader.frameCount > wanted {
-            warnings.append("decoded the first \(wanted) of \(reader.frameCount) frames (the animation frame limit)")
-        }
-        frames[0].image.metadata.warnings += warnings
+        frames[0].image.metadata.warnings += reader.warnings
         return try AnimatedImage(frames: frames, loopCount: reader.loopCount)
     }
 
-    private static func scaled(_ frame: Bitmap, factor: Int, resize: Resize?, allowsUpscaling: Bool) throws(ImageError) -> Bitmap {
-        var image = RowCollector.reduced(frame, factor: factor)
-        if let resize { image = try image.resized(resize, allowsUpscaling: allowsUpscaling) }
-        return image.alphaMode == .premultiplied ? image.withStraightAlpha() : image
+    /// The frames ``decodeAnimation(_:resize:allowsUpscaling:options:)`` decodes, as a stream
+    /// that decodes each when it is read: the header and limits are checked and the first frame
+    /// decoded now (the ``AnimationStream/poster``, carrying the warnings known so far); `nil`
+    /// for a still. The stream keeps `data`, not its frames.
+    ///
+    /// ```swift
+    /// if let stream = try ImageDecoder().animationStream(bytes, resize: .fit(width: 200, height: 200),
+    ///                                                   allowsUpscaling: false, options: DecodingOptions()) {
+    ///     var frames = stream.frames()
+    ///     while let frame = try await frames.next() { print(frame.duration) }
+    /// }
+    /// ```
+    public func animationStream(
+        _ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions
+    ) throws(ImageError) -> AnimationStream? {
+        guard var reader = try ScaledAnimationReader(data, resize: resize, allowsUpscaling: allowsUpscaling, options: options),
+              var poster = try reader.nextFrame()?.image else { return nil }
+        poster.metadata.warnings += reader.warnings
+        return AnimationStream(
+            frameCount: reader.frameCount, loopCount: reader.loopCount, poster: poster, sourceByteCount: data.count
+        ) { () throws(ImageError) -> any AnimationFrameReading in
+            // The header was accepted a moment ago; it is read again, not trusted from then.
+            guard let reader = try ScaledAnimationReader(data, resize: resize, allowsUpscaling: allowsUpscaling, options: options) else {
+                throw .corrupt(ImageFormat(sniffing: data) ?? .gif, detail: "the animation could not be read again")
+            }
+            return reader
+        }
     }
 
     /// A VP8X header with its animation flag: an animation of one frame is still read as one.
