@@ -231,7 +231,7 @@ let package = Package(
 
         // MARK: Tests
 
-        .testTarget(name: "ImageryTests", dependencies: ["Imagery"], swiftSettings: strictSettings),
+        .testTarget(name: "ImageryTests", dependencies: ["Imagery"], resources: [.copy("Resources")], swiftSettings: strictSettings),
         .testTarget(
             name: "ImageryImgproxyTests",
             dependencies: ["Imagery", "ImageryImgproxy", "ImageryTestSupport"],
