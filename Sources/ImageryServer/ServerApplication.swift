@@ -21,6 +21,7 @@ package struct ServerApplication: Sendable {
     package let configuration: ServerConfiguration
     let pipeline: ImagePipeline
     let images: ImageEndpoint
+    let info: InfoEndpoint
     let metrics: ServerMetrics
     private let http: HTTPClientDataLoader
     private let writes: BackgroundWrites
@@ -58,18 +59,25 @@ package struct ServerApplication: Sendable {
         let http = HTTPClientDataLoader(configuration: configuration.loading)
         self.http = http
         self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
+        // One admission limit and one response cache for images and /info answers alike.
+        let admission = Admission(limit: configuration.maximumQueue, metrics: serverMetrics)
+        let responses = ResponseCache(budget: configuration.responseCacheBytes)
         self.images = ImageEndpoint(
             preflight: preflight,
             renderer: ImageRenderer(
                 pipeline: pipeline, negotiation: configuration.negotiation, avifSpeed: configuration.avifSpeed,
                 cacheControl: configuration.cacheControl, logger: logger
             ),
-            admission: Admission(limit: configuration.maximumQueue, metrics: serverMetrics),
-            responses: ResponseCache(budget: configuration.responseCacheBytes),
+            admission: admission, responses: responses,
             disk: disk, metrics: serverMetrics,
             negotiation: configuration.negotiation,
             settings: configuration.outputSettingsDigest,
             errorCacheControl: configuration.errorCacheControl, logger: logger
+        )
+        self.info = InfoEndpoint(
+            preflight: preflight, pipeline: pipeline, admission: admission, responses: responses,
+            settings: configuration.outputSettingsDigest, cacheControl: configuration.cacheControl,
+            errorCacheControl: configuration.errorCacheControl, now: configuration.clock, logger: logger
         )
         if let root = configuration.demoRoot {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []
@@ -109,7 +117,7 @@ extension ServerApplication {
         instance: InstanceName, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = ServerRouter.make(ServerRouter.Parts(
-            images: images, metrics: metrics, instance: instance, demoPage: demoPage,
+            images: images, info: info, metrics: metrics, instance: instance, demoPage: demoPage,
             healthCheckPath: configuration.healthCheckPath, logger: logger
         ))
         let drain = ShutdownDrain(

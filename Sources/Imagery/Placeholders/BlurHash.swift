@@ -110,20 +110,23 @@ extension BlurHash {
         for y in 0..<height {
             for x in 0..<width {
                 let pixel = image.pixel(x: x, y: y), index = (y * width + x) * 3
-                linearPixels[index] = linear(Int(pixel.red))
-                linearPixels[index + 1] = linear(Int(pixel.green))
-                linearPixels[index + 2] = linear(Int(pixel.blue))
+                linearPixels[index] = linearTable[Int(pixel.red)]
+                linearPixels[index + 1] = linearTable[Int(pixel.green)]
+                linearPixels[index + 2] = linearTable[Int(pixel.blue)]
             }
         }
+        // The same cosines the reference computes per pixel, once per column and row.
+        let cosX = (0..<nx).map { i in (0..<width).map { x in cos(.pi * Double(i) * Double(x) / Double(width)) } }
+        let cosY = (0..<ny).map { j in (0..<height).map { y in cos(.pi * Double(j) * Double(y) / Double(height)) } }
         var factors: [Linear] = []
         for j in 0..<ny {
             for i in 0..<nx {
                 let normalisation: Double = i == 0 && j == 0 ? 1 : 2
                 var sum = Linear(red: 0, green: 0, blue: 0)
                 for y in 0..<height {
-                    let cosY = cos(.pi * Double(j) * Double(y) / Double(height))
+                    let cosY = cosY[j][y]
                     for x in 0..<width {
-                        let basis = normalisation * cos(.pi * Double(i) * Double(x) / Double(width)) * cosY
+                        let basis = normalisation * cosX[i][x] * cosY
                         let index = (y * width + x) * 3
                         sum.red += basis * linearPixels[index]
                         sum.green += basis * linearPixels[index + 1]
@@ -153,6 +156,9 @@ extension BlurHash {
         }
         return hash
     }
+
+    /// ``linear(_:)`` of every byte.
+    static let linearTable = (0...255).map(linear)
 
     /// An sRGB byte in linear light, 0–1.
     static func linear(_ value: Int) -> Double {

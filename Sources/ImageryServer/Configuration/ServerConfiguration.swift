@@ -91,6 +91,10 @@ package struct ServerConfiguration: Sendable {
     /// waiting request holds no source: downloads wait while fetched sources wait for a decode.
     package var maximumQueue = 256
 
+    /// Seconds since 1970, for URLs that expire (`expires`/`exp`): the system clock, or a
+    /// test's own.
+    package var clock: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+
     /// The animation limits requests are decoded under. Animations are streamed: the renderer
     /// encodes each frame as it is decoded and processed, so a response holds one frame.
     var animationLimits: AnimationLimits {

@@ -42,13 +42,19 @@ package struct RequestPreflight: Sendable {
         }
     }
 
+    /// `path` split into its parts, its signature checked over what follows it.
+    func signedPath(_ path: String) throws(ImgproxyError) -> ImgproxyPath {
+        let parsed = try ImgproxyPath(parsing: path)
+        if let signer, !signer.isValid(parsed.signature, for: parsed.signedPart) {
+            throw ImgproxyError(.invalidSignature, "invalid signature")
+        }
+        return parsed
+    }
+
     func plan(for path: String) throws(ServerError) -> ImgproxyPlan {
         let parsed: ImgproxyPath, options: ImgproxyOptions
         do throws(ImgproxyError) {
-            parsed = try ImgproxyPath(parsing: path)
-            if let signer, !signer.isValid(parsed.signature, for: parsed.signedPart) {
-                throw ImgproxyError(.invalidSignature, "invalid signature")
-            }
+            parsed = try signedPath(path)
             options = try ImgproxyOptions(segments: parsed.options)
         } catch {
             throw ServerError(error)

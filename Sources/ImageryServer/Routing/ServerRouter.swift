@@ -3,11 +3,12 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The server's routes and middleware: `/health`, `/metrics`, the demo page at `/`, and every
-/// other path an imgproxy URL (`--health-check-path` adds a second health path). HEAD is answered by each GET route without its body.
+/// The server's routes and middleware: `/health`, `/metrics`, the demo page at `/`, `/info/…`
+/// (imgproxy's info endpoint), and every other path an imgproxy URL (`--health-check-path` adds a second health path). HEAD is answered by each GET route without its body.
 enum ServerRouter {
     struct Parts: Sendable {
         let images: ImageEndpoint
+        let info: InfoEndpoint
         let metrics: ServerMetrics
         let instance: InstanceName
         let demoPage: String?
@@ -41,6 +42,9 @@ enum ServerRouter {
             headers[.contentType] = "text/html; charset=utf-8"
             headers[.cacheControl] = "no-cache"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: demo))
+        }
+        router.get("/info/**") { request, _ in
+            await parts.info.respond(to: request)
         }
         router.get("**") { request, _ in
             await parts.images.respond(to: request)

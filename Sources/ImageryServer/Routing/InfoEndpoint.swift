@@ -1,0 +1,103 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Imagery
+import ImageryImgproxy
+import Logging
+import NIOCore
+
+/// Answers `/info/{signature}/{info options}/{source}`, imgproxy's info endpoint, open: the
+/// source's size, format and dimensions from its bytes and header, and the fields that need
+/// pixels (average, dominant colours, palette, BlurHash, ThumbHash, perceptual hash) from a
+/// draft of at most 100 × 100 that the pipeline decodes within its budget. Answers are cached as
+/// images are, by the path as sent.
+struct InfoEndpoint: Sendable {
+    let preflight: RequestPreflight
+    let pipeline: ImagePipeline
+    let admission: Admission
+    let responses: ResponseCache
+    let settings: String
+    let cacheControl: String
+    let errorCacheControl: String
+    /// Seconds since 1970, for `expires`: injectable so tests need no waiting.
+    let now: @Sendable () -> Int
+    let logger: Logger
+
+    /// The largest side of the draft the pixel fields are computed on.
+    static let draftSide = 100
+
+    func respond(to request: Request) async -> Response {
+        let path = request.uri.path
+        do throws(ServerError) {
+            let (options, source) = try preflight.info(for: String(path.dropFirst("/info".count)))
+            // Checked before the cache: an expired URL is 404 even when its answer is stored.
+            var cacheControl = self.cacheControl
+            if let expires = options.expires {
+                let left = expires - now()
+                guard left > 0 else { throw ServerError(status: .notFound, message: "the URL has expired") }
+                cacheControl = "public, max-age=\(min(left, Self.maximumAge(in: self.cacheControl) ?? left))"
+            }
+            let key = ResponseVariantKey(path: path, accepted: .other, settings: settings)
+            if let hit = responses[key] { return hit.response(ifNoneMatch: request.headers[.ifNoneMatch]) }
+            let answer = try await admission.run { () throws(ServerError) in
+                try await info(options, source: source, cacheControl: cacheControl)
+            }
+            responses.store(answer, for: key)
+            return answer.response(ifNoneMatch: request.headers[.ifNoneMatch])
+        } catch {
+            if error.status.code >= 500 {
+                logger.warning("info failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
+            }
+            return PlainResponse.error(error, cacheControl: errorCacheControl)
+        }
+    }
+
+    private func info(_ options: ImgproxyInfoOptions, source: ImageSource, cacheControl: String) async throws(ServerError) -> CachedResponse {
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try await pipeline.data(for: ImageRequest(source: source)))
+        } catch {
+            throw ServerError(error)
+        }
+        guard let format = ImageFormat(sniffing: bytes) else {
+            throw ServerError(status: .unsupportedMediaType, message: "source: not an image format this server reads")
+        }
+        if let expected = options.expectedHashsum, ImageInfo.digest(expected.type, of: bytes) != expected.hex {
+            throw ServerError(status: .unprocessableContent, message: "hashsum: the source's \(expected.type) does not match")
+        }
+        var draft: Bitmap?
+        if ImageInfo.needsDraft(options, format: format) {
+            // From the bytes already here, not a second download; still through the pipeline,
+            // for its decoding budget, its coalescing and its memory cache.
+            let loaded = bytes
+            let draftSource = ImageSource.custom(id: "info:" + source.identity) { () async throws -> [UInt8] in loaded }
+            var request = ImageRequest(source: draftSource, resize: .fit(width: Self.draftSide, height: Self.draftSide))
+            request.maximumPixelCount = preflight.defaults.maximumPixelCount
+            do {
+                draft = try await pipeline.image(for: request).image
+            } catch {
+                throw ServerError(error)
+            }
+        }
+        let info = ImageInfo(bytes: bytes, format: format, draft: draft)
+        let body: Data
+        do {
+            var fields = try info.fields(options)
+            if !options.hashsums.isEmpty { fields["hashsums"] = info.hashsums(options.hashsums) }
+            body = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+        } catch {
+            throw ServerError(status: .internalServerError, message: "info failed")
+        }
+        let digest = SHA256.hash(data: body)
+        return CachedResponse(
+            body: ByteBuffer(bytes: body), contentType: "application/json",
+            etag: "\"" + Base64URL.encode(Array(digest).prefix(16)) + "\"", varyAccept: false, cacheControl: cacheControl
+        )
+    }
+
+    /// The `max-age` of a `Cache-Control` value, if it has one.
+    static func maximumAge(in value: String) -> Int? {
+        guard let range = value.range(of: "max-age=") else { return nil }
+        return Int(value[range.upperBound...].prefix { $0.isNumber })
+    }
+}

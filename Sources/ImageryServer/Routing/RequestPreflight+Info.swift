@@ -1,0 +1,18 @@
+import Imagery
+import ImageryImgproxy
+
+extension RequestPreflight {
+    /// What an `/info` path asks, after the checks an image path passes (its shape, the
+    /// signature over what follows it, the options and the source policy). `path` starts after
+    /// `/info`.
+    func info(for path: String) throws(ServerError) -> (options: ImgproxyInfoOptions, source: ImageSource) {
+        let parsed: ImgproxyPath, options: ImgproxyInfoOptions
+        do throws(ImgproxyError) {
+            parsed = try signedPath(path)
+            options = try ImgproxyInfoOptions(segments: parsed.options)
+        } catch {
+            throw ServerError(error)
+        }
+        return (options, try sources.source(for: parsed.source))
+    }
+}

@@ -1,0 +1,82 @@
+import ImageryImgproxy
+import Testing
+
+/// `/info`'s options: imgproxy's names, short and full, their defaults and their refusals.
+@Suite struct ImgproxyInfoOptionsTests {
+    @Test("Defaults: size, format, dimensions and EXIF on; nothing that needs pixels")
+    func defaults() throws {
+        let options = try ImgproxyInfoOptions(segments: [String]())
+        #expect(options.size && options.format && options.dimensions && options.exif)
+        #expect(!options.needsPixels && options.blurHash == nil && options.palette == 0 && options.hashsums.isEmpty)
+    }
+
+    static func flag(_ name: String, of options: ImgproxyInfoOptions) -> Bool? {
+        switch name {
+        case "size": options.size
+        case "format": options.format
+        case "dimensions": options.dimensions
+        case "exif": options.exif
+        case "pages_number": options.pagesNumber
+        case "check_transparency": options.checksTransparency
+        case "colorspace": options.colorspace
+        case "bands": options.bands
+        case "sample_format": options.sampleFormat
+        case "average": options.average
+        case "dominant_colors": options.dominantColors
+        case "thumb_hash": options.thumbHash
+        case "perceptual_hash": options.perceptualHash
+        default: nil
+        }
+    }
+
+    @Test("Every option by its full and short names", arguments: [
+        (["s:0", "size:false"], "size", false),
+        (["f:0", "format:f"], "format", false),
+        (["d:0", "dimensions:0"], "dimensions", false),
+        (["exif:0", "exif:false:true"], "exif", false),
+        (["pn:1", "pages_number:t"], "pages_number", true),
+        (["a:1:1", "alpha:true:true"], "check_transparency", true),
+        (["cs:1", "colorspace:1"], "colorspace", true),
+        (["b:1", "bands:1"], "bands", true),
+        (["sf:1", "sample_format:1"], "sample_format", true),
+        (["avg:1", "average:1:0"], "average", true),
+        (["dc:1", "dominant_colors:1:1"], "dominant_colors", true),
+        (["th:1", "thumb_hash:1", "thumbhash:1"], "thumb_hash", true),
+        (["ph:1", "phash:1", "perceptual_hash:1"], "perceptual_hash", true),
+    ])
+    func flags(segments: [String], field: String, value: Bool) throws {
+        #expect(Self.flag(field, of: ImgproxyInfoOptions()) == !value, "the default is the other way")
+        for segment in segments {
+            #expect(Self.flag(field, of: try ImgproxyInfoOptions(segments: [segment])) == value, "\(segment)")
+        }
+    }
+
+    @Test("Options with values, and the ones accepted without effect")
+    func values() throws {
+        let options = try ImgproxyInfoOptions(segments: [
+            "bh:4:3", "p:16", "chs:md5:sha256:md5", "hs:sha256:ABCDEF", "exp:1700000000", "iptc:1", "xmp:0", "vm:1", "cb:v2",
+        ])
+        #expect(options.blurHash == ImgproxyInfoOptions.Components(x: 4, y: 3) && options.palette == 16)
+        #expect(options.hashsums == ["md5", "sha256"])
+        #expect(options.expectedHashsum == ImgproxyInfoOptions.Hashsum(type: "sha256", hex: "abcdef"))
+        #expect(options.expires == 1_700_000_000 && options.needsPixels)
+        #expect(try ImgproxyInfoOptions(segments: ["bh:0:3"]).blurHash == nil, "a zero turns BlurHash off, as in imgproxy")
+        #expect(try ImgproxyInfoOptions(segments: ["th:1"]).identity != ImgproxyInfoOptions().identity)
+    }
+
+    @Test("Refusals name the option", arguments: [
+        ("zz:1", "unknown info option: zz"),
+        ("bh:4", "invalid option bh: takes 2 arguments"),
+        ("bh:4:10", "invalid option bh: 10 is not a valid number"),
+        ("p:1", "invalid option p: takes 0 (off) or 2 to 256 colours"),
+        ("p:300", "invalid option p: 300 is not a valid number"),
+        ("th:maybe", "invalid option th: maybe is not a boolean"),
+        ("chs:crc32", "invalid option chs: crc32 is not md5, sha1, sha256 or sha512"),
+        ("hs:sha256:xyz", "invalid option hs: the digest is not hex"),
+        ("exp:soon", "invalid option exp: soon is not a valid number"),
+        ("do:1", "do: object detection and info crops are not supported"),
+    ])
+    func refusals(segment: String, message: String) {
+        #expect(throws: ImgproxyError(.invalidOption, message)) { try ImgproxyInfoOptions(segments: [segment]) }
+    }
+}
