@@ -86,6 +86,15 @@ struct ImgproxyOption: Sendable {
         } write: { options in
             options.rotate == 0 ? nil : [String(options.rotate)]
         },
+        ImgproxyOption(names: ["flip", "fl"]) { options, arguments throws(ImgproxyError) in
+            try arguments.expect(atLeast: 1)
+            try arguments.expect(atMost: 2)
+            options.flipsHorizontally = try arguments.bool(at: 0) ?? false
+            options.flipsVertically = try arguments.bool(at: 1) ?? false
+        } write: { options in
+            guard options.flipsHorizontally || options.flipsVertically else { return nil }
+            return [options.flipsHorizontally ? "1" : "0", options.flipsVertically ? "1" : "0"]
+        },
         ImgproxyOption(names: ["blur", "bl"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(exactly: 1)
             options.blur = try arguments.double(
@@ -128,6 +137,16 @@ struct ImgproxyOption: Sendable {
         } write: { options in
             options.cacheBuster.map { [$0] }
         },
+        // What Imagery always does, whatever the value: its encoders write no metadata and no
+        // ICC profile (every image is converted to sRGB), EXIF orientation is always applied,
+        // HDR sources come out 8-bit, and a HEIC draft takes the embedded thumbnail whenever it
+        // covers the size. Accepted, so that URLs that send them are served; never written.
+        ImgproxyOption(names: ["strip_metadata", "sm"], parse: acceptedBoolean),
+        ImgproxyOption(names: ["keep_copyright", "kcr"], parse: acceptedBoolean),
+        ImgproxyOption(names: ["strip_color_profile", "scp"], parse: acceptedBoolean),
+        ImgproxyOption(names: ["preserve_hdr", "ph"], parse: acceptedBoolean),
+        ImgproxyOption(names: ["auto_rotate", "ar"], parse: acceptedBoolean),
+        ImgproxyOption(names: ["enforce_thumbnail", "eth"], parse: acceptedBoolean),
         ImgproxyOption(names: ["circle"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(exactly: 1)
             options.circle = try arguments.bool(at: 0) ?? false
@@ -149,6 +168,12 @@ struct ImgproxyOption: Sendable {
         self.names = names
         self.parse = parse
         self.write = write
+    }
+
+    /// An option Imagery accepts without effect: one boolean, checked as any other.
+    static func acceptedBoolean(_ options: inout ImgproxyOptions, _ arguments: ImgproxyArguments) throws(ImgproxyError) {
+        try arguments.expect(exactly: 1)
+        _ = try arguments.bool(at: 0)
     }
 
     /// A number as short as it reads back exactly: `2`, `0.5`, `1e-05`.

@@ -69,6 +69,10 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var crop: Crop?
     /// Clockwise degrees, a multiple of 90, normalised to 0–270. Default: 0.
     public var rotate = 0
+    /// Mirrors left to right (`fl:1`), after the rotation. Default: `false`.
+    public var flipsHorizontally = false
+    /// Mirrors top to bottom (`fl::1`), after the rotation. Default: `false`.
+    public var flipsVertically = false
     /// Gaussian blur sigma; 0 is off. Default: 0.
     public var blur = 0.0
     /// Unsharp-mask sigma; 0 is off. Default: 0.

@@ -4,7 +4,7 @@ import Imagery
 /// an app's processors onto it: crop the source, resize, rotate, extend, blur, sharpen, flatten;
 /// Imagery's own `circle` comes last, so its edge stays transparent. Written once, here.
 package enum ImgproxyStep: Int, Sendable, CaseIterable, Comparable {
-    case crop, resize, rotate, extend, blur, sharpen, background, circle
+    case crop, resize, rotate, flip, extend, blur, sharpen, background, circle
 
     package static func < (lhs: ImgproxyStep, rhs: ImgproxyStep) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -80,6 +80,9 @@ package struct ImgproxyPlan: Sendable {
                 }
             case .rotate:
                 if options.rotate != 0 { processors.append(.rotate(degrees: options.rotate)) }
+            case .flip:
+                if options.flipsHorizontally { processors.append(.flip(.horizontal)) }
+                if options.flipsVertically { processors.append(.flip(.vertical)) }
             case .extend:
                 if options.extend, options.targetWidth > 0, options.targetHeight > 0 {
                     processors.append(.pad(

@@ -37,6 +37,14 @@ extension ImgproxyURLBuilder {
         case let rotate as ImageProcessors.Rotate where next(.rotate) && rotate.degrees % 90 == 0:
             options.rotate = ((rotate.degrees % 360) + 360) % 360
             return .rotate
+        case let flip as ImageProcessors.Flip where next(.flip) || last == .flip:
+            // The two mirrors commute: one step writes both, each at most once.
+            switch flip.axis {
+            case .horizontal where !options.flipsHorizontally: options.flipsHorizontally = true
+            case .vertical where !options.flipsVertically: options.flipsVertically = true
+            default: return nil
+            }
+            return .flip
         case let blur as ImageProcessors.GaussianBlur
             where next(.blur) && blur.sigma > 0 && blur.sigma <= ImgproxyLimits.maximumBlurSigma:
             options.blur = blur.sigma

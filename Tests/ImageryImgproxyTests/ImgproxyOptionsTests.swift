@@ -13,6 +13,7 @@ struct ImgproxyOptionsTests {
             ("dpr:2", "dpr:2"), ("crop:0.5:100:nowe", "c:0.5:100:nowe"), ("rotate:270", "rot:270"),
             ("blur:3.5", "bl:3.5"), ("sharpen:0.7", "sh:0.7"), ("background:255:0:10", "bg:ff000a"),
             ("quality:55", "q:55"), ("format:png", "f:png"), ("format:png", "ext:png"), ("cachebuster:v2", "cb:v2"),
+            ("flip:1:1", "fl:1:1"),
         ]
         for (full, short) in pairs {
             #expect(try ImgproxyOptions(segments: [full]) == ImgproxyOptions(segments: [short]), "\(full)")
@@ -27,6 +28,13 @@ struct ImgproxyOptionsTests {
         #expect(options.rotate == 270 && options.blur == 3.5 && options.sharpen == 0.7)
         #expect(options.background == RGBA(red: 255, green: 0, blue: 10))
         #expect(options.quality == 55 && options.format == .png && options.cacheBuster == "v2")
+        #expect(options.flipsHorizontally && options.flipsVertically)
+        #expect(try ImgproxyOptions(segments: ["fl:0:1"]).segments == ["fl:0:1"])
+        // Accepted for what Imagery always does; never written back.
+        for segment in ["sm:1", "strip_metadata:0", "kcr:1", "keep_copyright:1", "scp:1", "strip_color_profile:1",
+                        "ph:1", "preserve_hdr:0", "ar:1", "auto_rotate:1", "eth:1", "enforce_thumbnail:0"] {
+            #expect(try ImgproxyOptions(segments: [segment]) == ImgproxyOptions(), "\(segment)")
+        }
         // Imagery's own option has one name only.
         #expect(try ImgproxyOptions(segments: ["circle:1"]).circle)
         #expect(try !ImgproxyOptions(segments: ["circle:0"]).circle)
@@ -47,6 +55,7 @@ struct ImgproxyOptionsTests {
         // Numbers that would trap if converted or negated carelessly.
         ("rot:-9223372036854775808", "rot"), ("w:9223372036854775807", "w"), ("c:1e300:10", "c"), ("c:-1:10", "c"),
         ("bl:1e400", "bl"), ("dpr:inf", "dpr"), ("circle:2", "circle"), ("circle", "circle"),
+        ("fl", "fl"), ("fl:1:1:1", "fl"), ("fl:x", "fl"), ("sm:maybe", "sm"), ("ar", "ar"),
     ])
     func badOptions(_ segment: String, _ named: String) {
         do {

@@ -51,6 +51,11 @@ struct ImgproxyURLBuilderTests {
         #expect(Self.builder.route(request).processors.count == 2)
         request.processors = [.blur(sigma: ImgproxyLimits.maximumBlurSigma + 1)]   // past the server's limit
         #expect(Self.builder.route(request).processors.count == 1)
+        // Both mirrors in one flip step, after the rotation; a third mirror stays on the device.
+        request.processors = [.rotate(degrees: 180), .flip(.vertical), .flip(.horizontal), .flip(.vertical)]
+        let flipped = Self.builder.route(request)
+        #expect(flipped.source.identity.contains("/rot:180/fl:1:1/"))
+        #expect(flipped.processors.map(\.identifier) == ["flip(vertical)"])
     }
 
     @Test("Files, sources with their own headers, and routed requests are left as they are")

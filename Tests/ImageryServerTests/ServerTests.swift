@@ -258,6 +258,13 @@ struct ServerTests {
         let cacheBusted = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/cb:v2"))
         #expect(cacheBusted.status == 200)
 
+        // Flip mirrors (lossless PNG, so pixels compare exactly); the metadata options are accepted.
+        let unflipped = try await image("w:200/f:png")
+        let mirrored = try await image("w:200/fl:1/f:png"), upsideDown = try await image("w:200/fl:0:1/f:png")
+        #expect(mirrored.pixel(x: 0, y: 10) == unflipped.pixel(x: 199, y: 10) && mirrored.pixel(x: 150, y: 5) == unflipped.pixel(x: 49, y: 5))
+        #expect(upsideDown.pixel(x: 10, y: 0) == unflipped.pixel(x: 10, y: unflipped.height - 1))
+        #expect(try await size("w:200/sm:1/kcr:1/scp:1/ph:0/ar:1/eth:0") == size("w:200"))
+
         // Background flattens alpha; format picks the encoder.
         let png = try await server.get(Self.plain(origin, "/alpha.png", options: "w:100/f:png"))
         #expect(png.header("content-type") == "image/png")
