@@ -95,6 +95,23 @@ struct ImgproxyOption: Sendable {
             guard options.flipsHorizontally || options.flipsVertically else { return nil }
             return [options.flipsHorizontally ? "1" : "0", options.flipsVertically ? "1" : "0"]
         },
+        ImgproxyOption(names: ["padding", "pd"]) { options, arguments throws(ImgproxyError) in
+            // CSS's shorthand: one value for all sides, two for vertical and horizontal, three
+            // for top, horizontal and bottom, four clockwise from the top.
+            try arguments.expect(atLeast: 1)
+            try arguments.expect(atMost: 4)
+            var sides: [Int] = []
+            for index in arguments.values.indices { sides.append(try arguments.int(at: index, in: 0...ImgproxyLimits.maximumOutputSide) ?? 0) }
+            let (top, right, bottom, left) = switch sides.count {
+            case 1: (sides[0], sides[0], sides[0], sides[0])
+            case 2: (sides[0], sides[1], sides[0], sides[1])
+            case 3: (sides[0], sides[1], sides[2], sides[1])
+            default: (sides[0], sides[1], sides[2], sides[3])
+            }
+            options.padding = top + right + bottom + left == 0 ? nil : ImgproxyOptions.Padding(top: top, right: right, bottom: bottom, left: left)
+        } write: { options in
+            options.padding.map { [String($0.top), String($0.right), String($0.bottom), String($0.left)] }
+        },
         ImgproxyOption(names: ["blur", "bl"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(exactly: 1)
             options.blur = try arguments.double(
@@ -110,6 +127,12 @@ struct ImgproxyOption: Sendable {
             ) ?? 0
         } write: { options in
             options.sharpen == 0 ? nil : [number(options.sharpen)]
+        },
+        ImgproxyOption(names: ["pixelate", "pix"]) { options, arguments throws(ImgproxyError) in
+            try arguments.expect(exactly: 1)
+            options.pixelate = try arguments.int(at: 0, in: 0...ImgproxyLimits.maximumDimension) ?? 0
+        } write: { options in
+            options.pixelate == 0 ? nil : [String(options.pixelate)]
         },
         ImgproxyOption(names: ["background", "bg"]) { options, arguments throws(ImgproxyError) in
             options.background = try arguments.color()

@@ -32,6 +32,23 @@ public struct ImgproxyOptions: Sendable, Hashable {
         case auto
     }
 
+    /// Padding on each side, in pixels before `dpr`.
+    public struct Padding: Sendable, Hashable {
+        /// Pixels above.
+        public var top: Int
+        /// Pixels to the right.
+        public var right: Int
+        /// Pixels below.
+        public var bottom: Int
+        /// Pixels to the left.
+        public var left: Int
+
+        /// Padding of the given sides.
+        public init(top: Int, right: Int, bottom: Int, left: Int) {
+            (self.top, self.right, self.bottom, self.left) = (top, right, bottom, left)
+        }
+    }
+
     /// A crop of the source before resizing.
     public struct Crop: Sendable, Hashable {
         /// Pixels, or a fraction of the source's width when at most 1; 0 keeps the whole width.
@@ -73,6 +90,11 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var flipsHorizontally = false
     /// Mirrors top to bottom (`fl::1`), after the rotation. Default: `false`.
     public var flipsVertically = false
+    /// Pixels added around the result, before `dpr`, as CSS orders them (top, right, bottom,
+    /// left), in the background colour or transparent. Default: none.
+    public var padding: Padding?
+    /// The side of `pixelate`'s blocks, in output pixels; 0 is off. Default: 0.
+    public var pixelate = 0
     /// Gaussian blur sigma; 0 is off. Default: 0.
     public var blur = 0.0
     /// Unsharp-mask sigma; 0 is off. Default: 0.

@@ -4,7 +4,7 @@ import Imagery
 /// an app's processors onto it: crop the source, resize, rotate, extend, blur, sharpen, flatten;
 /// Imagery's own `circle` comes last, so its edge stays transparent. Written once, here.
 package enum ImgproxyStep: Int, Sendable, CaseIterable, Comparable {
-    case crop, resize, rotate, flip, extend, blur, sharpen, background, circle
+    case crop, resize, rotate, flip, extend, blur, sharpen, pixelate, padding, background, circle
 
     package static func < (lhs: ImgproxyStep, rhs: ImgproxyStep) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -94,6 +94,16 @@ package struct ImgproxyPlan: Sendable {
                 if options.blur > 0 { processors.append(.blur(sigma: options.blur)) }
             case .sharpen:
                 if options.sharpen > 0 { processors.append(.sharpen(sigma: options.sharpen)) }
+            case .pixelate:
+                if options.pixelate > 1 { processors.append(.pixelate(options.pixelate)) }
+            case .padding:
+                if let padding = options.padding {
+                    func scaled(_ side: Int) -> Int { Int((Double(side) * options.dpr).rounded()) }
+                    processors.append(.padding(
+                        top: scaled(padding.top), right: scaled(padding.right), bottom: scaled(padding.bottom), left: scaled(padding.left),
+                        color: options.background ?? RGBA(red: 0, green: 0, blue: 0, alpha: 0)
+                    ))
+                }
             case .background:
                 if let background = options.background { processors.append(.background(background)) }
             case .circle:

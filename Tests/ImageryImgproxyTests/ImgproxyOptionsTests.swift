@@ -13,7 +13,7 @@ struct ImgproxyOptionsTests {
             ("dpr:2", "dpr:2"), ("crop:0.5:100:nowe", "c:0.5:100:nowe"), ("rotate:270", "rot:270"),
             ("blur:3.5", "bl:3.5"), ("sharpen:0.7", "sh:0.7"), ("background:255:0:10", "bg:ff000a"),
             ("quality:55", "q:55"), ("format:png", "f:png"), ("format:png", "ext:png"), ("cachebuster:v2", "cb:v2"),
-            ("flip:1:1", "fl:1:1"),
+            ("flip:1:1", "fl:1:1"), ("padding:10:20", "pd:10:20"), ("pixelate:8", "pix:8"),
         ]
         for (full, short) in pairs {
             #expect(try ImgproxyOptions(segments: [full]) == ImgproxyOptions(segments: [short]), "\(full)")
@@ -30,6 +30,12 @@ struct ImgproxyOptionsTests {
         #expect(options.quality == 55 && options.format == .png && options.cacheBuster == "v2")
         #expect(options.flipsHorizontally && options.flipsVertically)
         #expect(try ImgproxyOptions(segments: ["fl:0:1"]).segments == ["fl:0:1"])
+        #expect(options.padding == ImgproxyOptions.Padding(top: 10, right: 20, bottom: 10, left: 20) && options.pixelate == 8)
+        // CSS's shorthand, written back in full.
+        for (segment, written) in [("pd:5", "pd:5:5:5:5"), ("pd:1:2:3", "pd:1:2:3:2"), ("pd:1:2:3:4", "pd:1:2:3:4")] {
+            #expect(try ImgproxyOptions(segments: [segment]).segments == [written], "\(segment)")
+        }
+        #expect(try ImgproxyOptions(segments: ["pd:0"]).padding == nil)
         // Accepted for what Imagery always does; never written back.
         for segment in ["sm:1", "strip_metadata:0", "kcr:1", "keep_copyright:1", "scp:1", "strip_color_profile:1",
                         "ph:1", "preserve_hdr:0", "ar:1", "auto_rotate:1", "eth:1", "enforce_thumbnail:0"] {
@@ -56,6 +62,7 @@ struct ImgproxyOptionsTests {
         ("rot:-9223372036854775808", "rot"), ("w:9223372036854775807", "w"), ("c:1e300:10", "c"), ("c:-1:10", "c"),
         ("bl:1e400", "bl"), ("dpr:inf", "dpr"), ("circle:2", "circle"), ("circle", "circle"),
         ("fl", "fl"), ("fl:1:1:1", "fl"), ("fl:x", "fl"), ("sm:maybe", "sm"), ("ar", "ar"),
+        ("pd", "pd"), ("pd:1:2:3:4:5", "pd"), ("pd:-1", "pd"), ("pd:99999999", "pd"), ("pix:x", "pix"), ("pix:-2", "pix"),
     ])
     func badOptions(_ segment: String, _ named: String) {
         do {

@@ -6,7 +6,7 @@ import NIOCore
 import Testing
 
 /// The server's own peak memory (VmHWM of its process) through animation bombs and large
-/// animations that fit the limits: one of 200 megapixel frames, 800 MB held whole, which the
+/// animations that fit the limits: one of 100 megapixel frames, 400 MB held whole, which the
 /// server streams from decoder to encoder a frame at a time.
 @Suite(.timeLimit(.minutes(4)))
 struct AnimationMemoryTests {
@@ -19,13 +19,13 @@ struct AnimationMemoryTests {
     }
 
     @Test(
-        "Bombs of 3,000 frames are 422 in any format; 12 frames on 600x600 and 200 on 1000x1000 (800 MB whole) are served; the server's peak RSS stays under 300 MB",
+        "Bombs of 3,000 frames are 422 in any format; 12 frames on 600x600 and 100 on 1000x1000 (400 MB whole) are served; the server's peak RSS stays under 300 MB",
         .tags(.integration), .offUnderSanitizer,
         .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
     )
     func bombsStayWithinMemory() async throws {
         let bomb = Fixtures.bytes("gif_anim_bomb_2000x2000_3000f.gif"), fitting = Fixtures.gifBomb(frames: 12, size: 600)
-        let long = Fixtures.gifBomb(frames: 200, size: 1000)
+        let long = Fixtures.gifBomb(frames: 100, size: 1000)
         let origin = try TestHTTPServer { request in
             switch request.path {
             case "/bomb.gif": .ok(bomb)
@@ -35,7 +35,7 @@ struct AnimationMemoryTests {
             }
         }
         defer { origin.stop() }
-        // Frames are checked one by one (imgproxy's per-frame resolution), so 200 megapixels pass.
+        // Frames are checked one by one (imgproxy's per-frame resolution), so 100 megapixels pass.
         let server = try ServerProcess.start(["--port", "0", "--allow-loopback-sources", "--max-animation-frame-pixels", "1000000"])
         defer { server.kill() }
         let port = try await server.port()
@@ -57,16 +57,16 @@ struct AnimationMemoryTests {
                 }
             }
             group.addTask {
-                // 200 megapixels through a debug build's quantizer, beside the whole suite: minutes, not seconds.
+                // 100 megapixels through a debug build's quantizer, beside the whole suite: minutes, not seconds.
                 let reply = try await ServerHarness.get(port: port, "/unsafe/rs:fit:1000:1000/\(source)/long.gif@gif", timeout: .seconds(200))
                 #expect(reply.status == 200, "long: \(reply.text)")
-                #expect(ImageHeader.frameCount(of: reply.body, format: .gif) == 200)
+                #expect(ImageHeader.frameCount(of: reply.body, format: .gif) == 100)
                 #expect(ImageHeader.size(of: reply.body, format: .gif) == PixelSize(width: 1000, height: 1000))
             }
             try await group.waitForAll()
         }
         let peak = try Self.peakResidentBytes(of: server.pid)
-        // Held whole, the long animation alone is 800 MB; streamed, the process stays near its idle size.
+        // Held whole, the long animation alone is 400 MB; streamed, the process stays near its idle size.
         #expect(peak < 300 << 20, "peak RSS \(peak >> 20) MB")
         server.signal(SIGTERM)
         #expect(await server.exitCode() == 0)

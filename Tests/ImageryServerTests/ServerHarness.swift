@@ -55,7 +55,24 @@ struct ServerHarness {
     static func get(port: Int, _ path: String, headers: [(String, String)] = [], timeout: TimeAmount = .seconds(60)) async throws -> Reply {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        guard timeout > .seconds(60) else { return try await reply(to: request, from: HTTPClient.shared, timeout: timeout) }
+        // The shared client's read timeout would end a slow answer before the deadline: a
+        // client of its own, with the deadline as its read timeout, shut down after.
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10), read: timeout)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let reply = try await reply(to: request, from: client, timeout: timeout)
+            try await client.shutdown()
+            return reply
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    private static func reply(to request: HTTPClientRequest, from client: HTTPClient, timeout: TimeAmount) async throws -> Reply {
+        let response = try await client.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Array(buffer: body))
     }

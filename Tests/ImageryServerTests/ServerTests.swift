@@ -265,6 +265,14 @@ struct ServerTests {
         #expect(upsideDown.pixel(x: 10, y: 0) == unflipped.pixel(x: 10, y: unflipped.height - 1))
         #expect(try await size("w:200/sm:1/kcr:1/scp:1/ph:0/ar:1/eth:0") == size("w:200"))
 
+        // Padding adds pixels (times dpr), transparent without a background; pixelate makes blocks.
+        let padded = try await image("w:100/pd:10:20/f:png")
+        #expect(padded.width == unflipped.width / 2 + 40 && padded.pixel(x: 0, y: 0).alpha == 0 && padded.pixel(x: 60, y: 40).alpha == 255)
+        #expect(try await image("w:100/pd:5/dpr:2/f:png").width == 220)
+        let pixelated = try await image("w:200/pix:10/f:png")
+        #expect(pixelated.pixel(x: 0, y: 0) == pixelated.pixel(x: 9, y: 9) && pixelated.pixel(x: 20, y: 20) == pixelated.pixel(x: 29, y: 21))
+        #expect(ImageComparison.psnr(unflipped, pixelated) < 30)
+
         // Background flattens alpha; format picks the encoder.
         let png = try await server.get(Self.plain(origin, "/alpha.png", options: "w:100/f:png"))
         #expect(png.header("content-type") == "image/png")

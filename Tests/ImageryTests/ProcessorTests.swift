@@ -12,7 +12,8 @@ struct ProcessorTests {
         .crop(width: 10, height: 10), .crop(width: 10, height: 10, gravity: .smart),
         .fill(width: 8, height: 8), .fill(width: 8, height: 8, gravity: .smart), .rotate(degrees: 90),
         .flip(.horizontal), .blur(sigma: 2), .blur(sigma: 20), .sharpen(), .roundedCorners(4), .circle,
-        .background(.white), .pad(width: 5, height: 5, color: .white),
+        .background(.white), .pad(width: 5, height: 5, color: .white), .pixelate(4),
+        .padding(top: 0, right: 0, bottom: 0, left: 0, color: .white),
     ]
 
     @Test("Every built-in processor takes a 1x1 image and returns a 1x1 image (a pad, its 5x5 box)")
@@ -20,9 +21,29 @@ struct ProcessorTests {
         for processor in Self.builtIns {
             let result = try processor.process(Self.single)
             // A pad extends to its 5x5 box; everything else keeps the one pixel.
-            let side = processor.identifier.hasPrefix("pad") ? 5 : 1
+            let side = processor.identifier.hasPrefix("pad(") ? 5 : 1
             #expect(result.width == side && result.height == side, "\(processor.identifier): \(result.width)x\(result.height)")
         }
+    }
+
+    @Test("Padding places the image at its left and top offsets; pixelate averages blocks, weighted by alpha")
+    func paddingAndPixelate() throws {
+        let padded = try ImageProcessors.Padding(top: 3, right: 1, bottom: 2, left: 4, color: RGBA(red: 0, green: 0, blue: 0, alpha: 0))
+            .process(Self.gradient)
+        #expect(padded.width == 45 && padded.height == 35 && padded.alphaMode == .straight)
+        #expect(padded.pixel(x: 4, y: 3) == Self.gradient.pixel(x: 0, y: 0) && padded.pixel(x: 43, y: 32) == Self.gradient.pixel(x: 39, y: 29))
+        #expect(padded.pixel(x: 3, y: 3).alpha == 0 && padded.pixel(x: 44, y: 34).alpha == 0)
+        #expect(throws: ImageError.self) { try ImageProcessors.Padding(top: -1, right: 0, bottom: 0, left: 0, color: .white).process(Self.gradient) }
+
+        let blocks = try ImageProcessors.Pixelate(size: 10).process(Self.gradient)
+        #expect(blocks.pixel(x: 0, y: 0) == blocks.pixel(x: 9, y: 9) && blocks.pixel(x: 0, y: 0) != blocks.pixel(x: 10, y: 0))
+        // The block's mean: x 0-9 gives red 0-54 (mean 27), y 0-9 green 0-72 (mean 36).
+        #expect(blocks.pixel(x: 5, y: 5) == RGBA(red: 27, green: 36, blue: 100))
+        // A transparent pixel lends no colour to its block.
+        var half = Bitmap(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 0, 255, 0], alphaMode: .straight)
+        half = try ImageProcessors.Pixelate(size: 2).process(half)
+        #expect(half.pixel(x: 1, y: 0) == RGBA(red: 255, green: 0, blue: 0, alpha: 128))
+        #expect(throws: ImageError.self) { try ImageProcessors.Pixelate(size: 0).process(Self.gradient) }
     }
 
     @Test("Sigma 0 returns the image; a negative or infinite sigma is refused")

@@ -60,20 +60,27 @@ extension ImageProcessors {
             let placed = (gravity == .smart ? Gravity.center : gravity).origin(
                 of: (Double(image.width), Double(image.height)), in: (Double(outWidth), Double(outHeight))
             )
-            let x0 = Int(placed.x.rounded(.down)), y0 = Int(placed.y.rounded(.down))
-            var result = Bitmap(width: outWidth, height: outHeight, filledWith: color, metadata: image.metadata)
-            if image.alphaMode != .opaque { result.alphaMode = .straight }
-            result.pixels.withUnsafeMutableBytes { out in
-                image.pixels.withUnsafeBytes { source in
-                    for row in 0..<image.height {
-                        (out.baseAddress! + ((y0 + row) * outWidth + x0) * 4)
-                            .copyMemory(from: source.baseAddress! + row * image.bytesPerRow, byteCount: image.width * 4)
-                    }
+            return image.placed(width: outWidth, height: outHeight, x: Int(placed.x.rounded(.down)), y: Int(placed.y.rounded(.down)), color: color)
+        }
+    }
+}
+
+extension Bitmap {
+    /// This image (upright, straight alpha) at `x`, `y` on a `width` × `height` canvas of `color`,
+    /// which must hold it.
+    func placed(width: Int, height: Int, x x0: Int, y y0: Int, color: RGBA) -> Bitmap {
+        var result = Bitmap(width: width, height: height, filledWith: color, metadata: metadata)
+        if alphaMode != .opaque { result.alphaMode = .straight }
+        result.pixels.withUnsafeMutableBytes { out in
+            pixels.withUnsafeBytes { source in
+                for row in 0..<self.height {
+                    (out.baseAddress! + ((y0 + row) * width + x0) * 4)
+                        .copyMemory(from: source.baseAddress! + row * bytesPerRow, byteCount: self.width * 4)
                 }
             }
-            result.metadata.decodeScale = 1
-            return result
         }
+        result.metadata.decodeScale = 1
+        return result
     }
 }
 
