@@ -18,8 +18,8 @@ public struct Thumbnailer: Sendable {
     public var allowsUpscaling: Bool
     /// Decoder limits and damage policy; `draft` is set from ``resize``.
     public var decodingOptions: DecodingOptions
-    /// Run in order on the upright thumbnail, as ``ImageRequest/processors`` are. They run
-    /// synchronously: an ``ImageProcessors/AsyncClosure`` fails here (use a pipeline).
+    /// Run in order on the upright thumbnail, as `ImageRequest/processors` are. They run
+    /// synchronously: an `ImageProcessors/AsyncClosure` fails here (use a pipeline).
     public var processors: [any ImageProcessing]
 
     /// A thumbnailer for `resize`, with default decoding limits and the strict policy.

@@ -4,7 +4,7 @@ import Imagery
 /// Builds imgproxy URLs for an `imagery-server` (or imgproxy itself), so that an app downloads
 /// the 240-pixel thumbnail it shows instead of the 12-megapixel original.
 ///
-/// As the pipeline's ``ImagePipeline/Configuration/requestRouter``, it moves a request's
+/// As the pipeline's `ImagePipeline/Configuration/requestRouter`, it moves a request's
 /// `resize` and the processors the server applies (rotate, blur, sharpen, background, in
 /// imgproxy's order, as a prefix of `processors`) into the URL; the others (rounded corners,
 /// circle, your own) stay in the request and run on the device, on the small image. Only

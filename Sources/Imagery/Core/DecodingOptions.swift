@@ -21,7 +21,7 @@ public struct DecodingOptions: Sendable, Hashable {
     public var draft: Resize?
 
     /// How much larger than a resize's target, per side, a decode straight to a size asks the
-    /// codec for (``Thumbnailer``, and the pipeline's ``ImageRequest/resize``). With 2 (the
+    /// codec for (`Thumbnailer`, and the pipeline's ``ImageRequest/resize``). With 2 (the
     /// default) the Lanczos stage that follows has at least 2× to anti-alias with, and stays
     /// close to a full decode. With 1 the codec decodes to the target itself: faster, but DCT
     /// scaling's block averaging then aliases on medium images (Benchmarks/README.md compares
@@ -43,7 +43,7 @@ public struct DecodingOptions: Sendable, Hashable {
     public var maximumProgressiveScans: Int = 1000
 
     /// The frame limits of ``ImageDecoding/decodeAnimation(_:resize:allowsUpscaling:options:)``.
-    /// Default: ``AnimationLimits/init(maximumFrameCount:maximumFramePixelCount:)``'s.
+    /// Default: ``AnimationLimits/init(maximumFrameCount:maximumFramePixelCount:delivery:)``'s.
     public var animation = AnimationLimits()
 
     /// The defaults: 100 MP limit, strict policy, no draft, orientation and sRGB conversion on.

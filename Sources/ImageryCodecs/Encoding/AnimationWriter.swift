@@ -1,6 +1,6 @@
 import Imagery
 
-/// Writes an animation as GIF or WebP one frame at a time, so that an ``AnimationStream`` is
+/// Writes an animation as GIF or WebP one frame at a time, so that an `AnimationStream` is
 /// encoded while it is read and never held whole. Every frame must have the first one's size.
 ///
 /// ```swift
@@ -34,8 +34,8 @@ public struct AnimationWriter {
 
     /// Encodes `frame`, shown for its duration after the frames added before it.
     ///
-    /// - Throws: ``ImageError/invalidRequest(_:)`` for a frame whose size is not the first
-    ///   frame's, ``ImageError/encodingFailed(_:detail:)`` when the codec fails.
+    /// - Throws: `ImageError/invalidRequest(_:)` for a frame whose size is not the first
+    ///   frame's, `ImageError/encodingFailed(_:detail:)` when the codec fails.
     public mutating func add(_ frame: AnimationFrame) throws(ImageError) {
         switch output {
         case var .gif(encoder):
@@ -50,7 +50,7 @@ public struct AnimationWriter {
 
     /// The encoded animation.
     ///
-    /// - Throws: ``ImageError/invalidRequest(_:)`` when no frame was added.
+    /// - Throws: `ImageError/invalidRequest(_:)` when no frame was added.
     public mutating func finish() throws(ImageError) -> [UInt8] {
         switch output {
         case var .gif(encoder):

@@ -101,7 +101,7 @@ public struct ImageEncoder: ImageEncoding {
     /// ```
     ///
     /// - Throws: `ImageError.unsupportedFormat` for a format that holds no animation here
-    ///   (encode ``AnimatedImage/poster`` for a still).
+    ///   (encode `AnimatedImage/poster` for a still).
     public func encode(_ animation: AnimatedImage) throws(ImageError) -> [UInt8] {
         var writer = try animationWriter(loopCount: animation.loopCount)
         for frame in animation.frames { try writer.add(frame) }
@@ -109,7 +109,7 @@ public struct ImageEncoder: ImageEncoding {
     }
 
     /// A writer that encodes an animation played `loopCount` times (0: for ever) frame by
-    /// frame, in ``format`` at ``quality``: the way to encode an ``AnimationStream``.
+    /// frame, in ``format`` at ``quality``: the way to encode an `AnimationStream`.
     ///
     /// ```swift
     /// var writer = try ImageEncoder(format: .webp).animationWriter(loopCount: 0)

@@ -1,6 +1,6 @@
 extension ImageProcessors {
     /// A Gaussian blur of standard deviation ``sigma`` pixels, at a cost that stays flat at
-    /// large sigma (see ``GaussianFilter`` for the method and its error).
+    /// large sigma (see `GaussianFilter` for the method and its error).
     ///
     /// Sigma 0 returns the image unchanged; a negative or non-finite sigma is refused.
     ///

@@ -6,7 +6,7 @@ import Imagery
 /// alpha and its ICC profile.
 ///
 /// libavif reports the container's `irot` and `imir` but does not apply them, so they become
-/// the bitmap's ``Bitmap/orientation``, applied as for JPEG. An EXIF orientation tag inside the
+/// the bitmap's `Bitmap/orientation`, applied as for JPEG. An EXIF orientation tag inside the
 /// file is ignored, as browsers ignore it. AV1 has no reduced decode, so a draft decodes at full
 /// size and is box-reduced before it is returned; the pixel limit is libavif's own
 /// `imageSizeLimit` too, so no frame over it is allocated.

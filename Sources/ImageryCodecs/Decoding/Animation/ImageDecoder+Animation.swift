@@ -31,7 +31,7 @@ extension ImageDecoder {
     /// limit, each resized as `resize` asks (box-reduced first when the canvas is at least twice
     /// the draft, as still decodes are); `nil` for a still, which the caller decodes as one.
     /// Frames past the frame limit are not decoded, and the first frame's
-    /// ``ImageMetadata/warnings`` says so.
+    /// `ImageMetadata/warnings` says so.
     ///
     /// ```swift
     /// if let animation = try ImageDecoder().decodeAnimation(bytes, resize: .fit(width: 200, height: 200),
@@ -52,7 +52,7 @@ extension ImageDecoder {
 
     /// The frames ``decodeAnimation(_:resize:allowsUpscaling:options:)`` decodes, as a stream
     /// that decodes each when it is read: the header and limits are checked and the first frame
-    /// decoded now (the ``AnimationStream/poster``, carrying the warnings known so far); `nil`
+    /// decoded now (the `AnimationStream/poster`, carrying the warnings known so far); `nil`
     /// for a still. The stream keeps `data`, not its frames.
     ///
     /// ```swift
