@@ -153,7 +153,7 @@ public struct ImgproxyInfoOptions: Sendable, Hashable {
             }
         case "expires", "exp":
             try arguments.expect(exactly: 1)
-            guard let time = try arguments.int(at: 0, in: 0...Int(Int32.max) * 4) else { throw arguments.invalid("takes a Unix time") }
+            guard let time = try arguments.int(at: 0, in: 0...ImgproxyLimits.latestExpiry) else { throw arguments.invalid("takes a Unix time") }
             expires = time
         case "detect_objects", "do", "classify", "cl", "crop", "c", "objects_position", "op", "obj_pos":
             throw ImgproxyError(.invalidOption, "\(arguments.option): object detection and info crops are not supported")

@@ -15,6 +15,8 @@ public enum ImgproxyLimits {
     public static let maximumOutputSide = 8192
     /// The largest size or crop argument, in pixels (before `dpr`).
     public static let maximumDimension = 100_000
+    /// The latest `expires` a URL may give (the year 2514): later is refused rather than overflowed.
+    public static let latestExpiry = 1 << 34
     /// The quality range; 0 means the server's default.
     public static let qualities = 0...100
     /// The longest cache buster kept, in characters.

@@ -170,6 +170,13 @@ struct ImgproxyOption: Sendable {
         ImgproxyOption(names: ["preserve_hdr", "ph"], parse: acceptedBoolean),
         ImgproxyOption(names: ["auto_rotate", "ar"], parse: acceptedBoolean),
         ImgproxyOption(names: ["enforce_thumbnail", "eth"], parse: acceptedBoolean),
+        ImgproxyOption(names: ["expires", "exp"]) { options, arguments throws(ImgproxyError) in
+            try arguments.expect(exactly: 1)
+            guard let time = try arguments.int(at: 0, in: 0...ImgproxyLimits.latestExpiry) else { throw arguments.invalid("takes a Unix time") }
+            options.expires = time
+        } write: { options in
+            options.expires.map { [String($0)] }
+        },
         ImgproxyOption(names: ["circle"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(exactly: 1)
             options.circle = try arguments.bool(at: 0) ?? false

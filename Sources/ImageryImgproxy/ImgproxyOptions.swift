@@ -108,6 +108,8 @@ public struct ImgproxyOptions: Sendable, Hashable {
     /// Changes the URL, and so every cache key, without changing the image. Letters, digits,
     /// `-`, `_`, `.` and `~`: a `:` or `/` would not read back from the URL. Default: `nil`.
     public var cacheBuster: String?
+    /// `expires`/`exp`: a Unix time after which the URL answers 404. Default: `nil`, never.
+    public var expires: Int?
     /// Imagery's own option, not imgproxy's: `circle:1` masks the result to the largest centred
     /// circle, anti-aliased in alpha. Default: `false`.
     public var circle = false

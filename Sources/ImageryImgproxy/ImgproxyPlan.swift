@@ -54,6 +54,8 @@ package struct ImgproxyPlan: Sendable {
     package var quality: Int
     /// The flattening colour for formats without alpha.
     package var background: RGBA
+    /// When the URL stops being served (Unix seconds), if it says.
+    package var expires: Int?
 
     package init(
         options: ImgproxyOptions, source: ImageSource, fileExtension: String?, defaults: Defaults
@@ -131,6 +133,7 @@ package struct ImgproxyPlan: Sendable {
         self.request = request
         self.quality = options.quality > 0 ? options.quality : defaults.quality
         self.background = options.background ?? .white
+        self.expires = options.expires
     }
 
     /// Everything that decides the output, as one string: two plans with the same identity

@@ -72,7 +72,7 @@ package struct ServerApplication: Sendable {
             disk: disk, metrics: serverMetrics,
             negotiation: configuration.negotiation,
             settings: configuration.outputSettingsDigest,
-            errorCacheControl: configuration.errorCacheControl, logger: logger
+            errorCacheControl: configuration.errorCacheControl, now: configuration.clock, logger: logger
         )
         self.info = InfoEndpoint(
             preflight: preflight, pipeline: pipeline, admission: admission, responses: responses,

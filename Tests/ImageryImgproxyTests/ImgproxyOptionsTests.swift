@@ -13,7 +13,7 @@ struct ImgproxyOptionsTests {
             ("dpr:2", "dpr:2"), ("crop:0.5:100:nowe", "c:0.5:100:nowe"), ("rotate:270", "rot:270"),
             ("blur:3.5", "bl:3.5"), ("sharpen:0.7", "sh:0.7"), ("background:255:0:10", "bg:ff000a"),
             ("quality:55", "q:55"), ("format:png", "f:png"), ("format:png", "ext:png"), ("cachebuster:v2", "cb:v2"),
-            ("flip:1:1", "fl:1:1"), ("padding:10:20", "pd:10:20"), ("pixelate:8", "pix:8"),
+            ("flip:1:1", "fl:1:1"), ("padding:10:20", "pd:10:20"), ("pixelate:8", "pix:8"), ("expires:1700000000", "exp:1700000000"),
         ]
         for (full, short) in pairs {
             #expect(try ImgproxyOptions(segments: [full]) == ImgproxyOptions(segments: [short]), "\(full)")
@@ -62,7 +62,7 @@ struct ImgproxyOptionsTests {
         ("rot:-9223372036854775808", "rot"), ("w:9223372036854775807", "w"), ("c:1e300:10", "c"), ("c:-1:10", "c"),
         ("bl:1e400", "bl"), ("dpr:inf", "dpr"), ("circle:2", "circle"), ("circle", "circle"),
         ("fl", "fl"), ("fl:1:1:1", "fl"), ("fl:x", "fl"), ("sm:maybe", "sm"), ("ar", "ar"),
-        ("pd", "pd"), ("pd:1:2:3:4:5", "pd"), ("pd:-1", "pd"), ("pd:99999999", "pd"), ("pix:x", "pix"), ("pix:-2", "pix"),
+        ("exp", "exp"), ("exp:-1", "exp"), ("exp:99999999999999", "exp"), ("pd", "pd"), ("pd:1:2:3:4:5", "pd"), ("pd:-1", "pd"), ("pd:99999999", "pd"), ("pix:x", "pix"), ("pix:-2", "pix"),
     ])
     func badOptions(_ segment: String, _ named: String) {
         do {

@@ -165,6 +165,34 @@ extension ServerTests {
     }
 }
 
+extension ServerTests {
+    @Test("An image URL with expires is served with a max-age that stops at the expiry, then 404, even from the cache")
+    func expiringImageURL() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let clock = ManualClock(seconds: 2_000_000)
+        let server = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.clock = { clock.seconds }
+        }
+        defer { server.cancel() }
+        let path = Self.plain(origin, "/rocket.jpg", options: "w:64/exp:2000300")
+        let fresh = try await server.get(path)
+        #expect(fresh.status == 200 && fresh.header("cache-control") == "public, max-age=300")
+        clock.seconds = 2_000_200
+        let cached = try await server.get(path)
+        #expect(cached.status == 200 && cached.header("cache-control") == "public, max-age=100", "the stored answer, its max-age shortened")
+        clock.seconds = 2_000_300
+        let expired = try await server.get(path)
+        #expect(expired.status == 404 && expired.text == "the URL has expired\n")
+        #expect(try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:64/exp:1")).status == 404)
+        #expect(try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:64/exp:soon")).status == 400)
+        #expect(origin.hits("/rocket.jpg") == 1, "an expired URL costs no download")
+        let plain = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:64"))
+        #expect(plain.header("cache-control") == "public, max-age=31536000, immutable", "a URL without expires keeps the server's")
+    }
+}
+
 /// A clock a test sets by hand.
 final class ManualClock: Sendable {
     private let storage: Mutex<Int>

@@ -14,6 +14,9 @@ struct CachedResponse: Sendable {
     let headers: HTTPFields
     /// The headers of a 304: the same validators, caching and length, no body.
     let notModifiedHeaders: HTTPFields
+    /// When the URL it answers expires (Unix seconds), so that a hit honours it without parsing
+    /// the URL again; `nil` for never. Kept in memory only: a disk hit learns it from the URL.
+    var expires: Int?
 
     init(body: ByteBuffer, contentType: String, etag: String, varyAccept: Bool, cacheControl: String) {
         self.body = body
@@ -40,6 +43,26 @@ struct CachedResponse: Sendable {
             return Response(status: .notModified, headers: notModifiedHeaders)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    /// The answer for a URL that expires at `expires` (Unix seconds; `nil` for never), asked at
+    /// `now`: 404 once past, as imgproxy answers, and otherwise a `max-age` that never reaches
+    /// past the expiry. Stored responses keep their own `max-age`; this shortens it per request.
+    func response(ifNoneMatch: String?, expires: Int?, now: @autoclosure () -> Int) throws(ServerError) -> Response {
+        guard let expires else { return response(ifNoneMatch: ifNoneMatch) }
+        let left = expires - now()
+        guard left > 0 else { throw ServerError(status: .notFound, message: "the URL has expired") }
+        var response = response(ifNoneMatch: ifNoneMatch)
+        // A server that says no-cache (no max-age) keeps saying it.
+        guard let stored = response.headers[.cacheControl].flatMap(Self.maximumAge) else { return response }
+        response.headers[.cacheControl] = "public, max-age=\(min(left, stored))"
+        return response
+    }
+
+    /// The `max-age` of a `Cache-Control` value, if it has one.
+    static func maximumAge(in value: String) -> Int? {
+        guard let range = value.range(of: "max-age=") else { return nil }
+        return Int(value[range.upperBound...].prefix { $0.isNumber })
     }
 
     /// `If-None-Match`: a list of tags, weak or strong, or `*`.

@@ -21,6 +21,8 @@ struct ImageEndpoint: Sendable {
     /// ``ResponseVariantKey/settings`` for every response of this server.
     let settings: String
     let errorCacheControl: String
+    /// Seconds since 1970, for URLs that expire.
+    let now: @Sendable () -> Int
     let logger: Logger
 
     func respond(to request: Request) async -> Response {
@@ -29,25 +31,29 @@ struct ImageEndpoint: Sendable {
         let accepted = negotiation.accepted(request.headers[.accept])
         let key = ResponseVariantKey(path: path, accepted: accepted, settings: settings)
         let ifNoneMatch = request.headers[.ifNoneMatch]
-        if let hit = responses[key] {
-            metrics.responseHit(.memory)
-            return hit.response(ifNoneMatch: ifNoneMatch)
-        }
         do throws(ServerError) {
+            if let hit = responses[key] {
+                metrics.responseHit(.memory)
+                return try hit.response(ifNoneMatch: ifNoneMatch, expires: hit.expires, now: now())
+            }
             let plan = try preflight.plan(for: path)
-            if let disk, let stored = await disk.response(for: key) {
+            // Before any work: an expired URL is 404 whatever is stored for it.
+            if let expires = plan.expires, expires <= now() { throw ServerError(status: .notFound, message: "the URL has expired") }
+            if let disk, var stored = await disk.response(for: key) {
                 metrics.responseHit(.disk)
+                stored.expires = plan.expires
                 responses.store(stored, for: key)
-                return stored.response(ifNoneMatch: ifNoneMatch)
+                return try stored.response(ifNoneMatch: ifNoneMatch, expires: plan.expires, now: now())
             }
             metrics.responseMiss()
-            let rendered = try await admission.run { () throws(ServerError) in try await renderer.render(plan, accepted: accepted) }
+            var rendered = try await admission.run { () throws(ServerError) in try await renderer.render(plan, accepted: accepted) }
+            rendered.expires = plan.expires
             responses.store(rendered, for: key)
             if let disk {
                 disk.store(rendered, for: key)
                 metrics.responseWrittenToDisk()
             }
-            return rendered.response(ifNoneMatch: ifNoneMatch)
+            return try rendered.response(ifNoneMatch: ifNoneMatch, expires: plan.expires, now: now())
         } catch {
             if error.status.code >= 500 {
                 logger.warning("request failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])

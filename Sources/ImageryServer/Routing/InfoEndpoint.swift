@@ -30,20 +30,14 @@ struct InfoEndpoint: Sendable {
         let path = request.uri.path
         do throws(ServerError) {
             let (options, source) = try preflight.info(for: String(path.dropFirst("/info".count)))
-            // Checked before the cache: an expired URL is 404 even when its answer is stored.
-            var cacheControl = self.cacheControl
-            if let expires = options.expires {
-                let left = expires - now()
-                guard left > 0 else { throw ServerError(status: .notFound, message: "the URL has expired") }
-                cacheControl = "public, max-age=\(min(left, Self.maximumAge(in: self.cacheControl) ?? left))"
-            }
+            let ifNoneMatch = request.headers[.ifNoneMatch]
+            // Checked on hits too: an expired URL is 404 even when its answer is stored.
+            if let expires = options.expires, expires <= now() { throw ServerError(status: .notFound, message: "the URL has expired") }
             let key = ResponseVariantKey(path: path, accepted: .other, settings: settings)
-            if let hit = responses[key] { return hit.response(ifNoneMatch: request.headers[.ifNoneMatch]) }
-            let answer = try await admission.run { () throws(ServerError) in
-                try await info(options, source: source, cacheControl: cacheControl)
-            }
+            if let hit = responses[key] { return try hit.response(ifNoneMatch: ifNoneMatch, expires: options.expires, now: now()) }
+            let answer = try await admission.run { () throws(ServerError) in try await info(options, source: source) }
             responses.store(answer, for: key)
-            return answer.response(ifNoneMatch: request.headers[.ifNoneMatch])
+            return try answer.response(ifNoneMatch: ifNoneMatch, expires: options.expires, now: now())
         } catch {
             if error.status.code >= 500 {
                 logger.warning("info failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
@@ -52,7 +46,7 @@ struct InfoEndpoint: Sendable {
         }
     }
 
-    private func info(_ options: ImgproxyInfoOptions, source: ImageSource, cacheControl: String) async throws(ServerError) -> CachedResponse {
+    private func info(_ options: ImgproxyInfoOptions, source: ImageSource) async throws(ServerError) -> CachedResponse {
         let bytes: [UInt8]
         do {
             bytes = Array(try await pipeline.data(for: ImageRequest(source: source)))
@@ -93,11 +87,5 @@ struct InfoEndpoint: Sendable {
             body: ByteBuffer(bytes: body), contentType: "application/json",
             etag: "\"" + Base64URL.encode(Array(digest).prefix(16)) + "\"", varyAccept: false, cacheControl: cacheControl
         )
-    }
-
-    /// The `max-age` of a `Cache-Control` value, if it has one.
-    static func maximumAge(in value: String) -> Int? {
-        guard let range = value.range(of: "max-age=") else { return nil }
-        return Int(value[range.upperBound...].prefix { $0.isNumber })
     }
 }
