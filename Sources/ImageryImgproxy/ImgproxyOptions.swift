@@ -103,6 +103,11 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var background: RGBA?
     /// 1–100; 0 means the server's default. Default: 0.
     public var quality = 0
+    /// `format_quality`/`fq`: a quality per output format, over ``quality``. Default: none.
+    public var formatQuality: [ImageFormat: Int] = [:]
+    /// `max_bytes`/`mb`: the largest JPEG, WebP or AVIF body wanted; the quality is lowered
+    /// until it fits, in at most five encodes. 0 is off. Default: 0.
+    public var maximumBytes = 0
     /// The output format; `nil` leaves it to the extension, then to `Accept`. Default: `nil`.
     public var format: ImageFormat?
     /// Changes the URL, and so every cache key, without changing the image. Letters, digits,

@@ -56,6 +56,10 @@ package struct ImgproxyPlan: Sendable {
     package var background: RGBA
     /// When the URL stops being served (Unix seconds), if it says.
     package var expires: Int?
+    /// Qualities for particular output formats, over ``quality``.
+    package var formatQuality: [ImageFormat: Int]
+    /// The largest lossy body wanted, in bytes; 0 for no limit.
+    package var maximumBytes: Int
 
     package init(
         options: ImgproxyOptions, source: ImageSource, fileExtension: String?, defaults: Defaults
@@ -134,6 +138,8 @@ package struct ImgproxyPlan: Sendable {
         self.quality = options.quality > 0 ? options.quality : defaults.quality
         self.background = options.background ?? .white
         self.expires = options.expires
+        self.formatQuality = options.formatQuality
+        self.maximumBytes = options.maximumBytes
     }
 
     /// Everything that decides the output, as one string: two plans with the same identity
@@ -146,6 +152,8 @@ package struct ImgproxyPlan: Sendable {
         }
         parts.append(format?.rawValue ?? "negotiated")
         parts.append(String(quality))
+        parts.append(formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ","))
+        parts.append(String(maximumBytes))
         parts.append(background.identifier)
         return parts.joined(separator: "|")
     }

@@ -14,6 +14,7 @@ struct ImgproxyOptionsTests {
             ("blur:3.5", "bl:3.5"), ("sharpen:0.7", "sh:0.7"), ("background:255:0:10", "bg:ff000a"),
             ("quality:55", "q:55"), ("format:png", "f:png"), ("format:png", "ext:png"), ("cachebuster:v2", "cb:v2"),
             ("flip:1:1", "fl:1:1"), ("padding:10:20", "pd:10:20"), ("pixelate:8", "pix:8"), ("expires:1700000000", "exp:1700000000"),
+            ("format_quality:jpg:70:webp:60", "fq:jpeg:70:webp:60"), ("max_bytes:20000", "mb:20000"),
         ]
         for (full, short) in pairs {
             #expect(try ImgproxyOptions(segments: [full]) == ImgproxyOptions(segments: [short]), "\(full)")
@@ -36,6 +37,8 @@ struct ImgproxyOptionsTests {
             #expect(try ImgproxyOptions(segments: [segment]).segments == [written], "\(segment)")
         }
         #expect(try ImgproxyOptions(segments: ["pd:0"]).padding == nil)
+        #expect(options.formatQuality == [.jpeg: 70, .webp: 60] && options.maximumBytes == 20000)
+        #expect(try ImgproxyOptions(segments: ["fq:webp:60:jpg:70"]).segments == ["fq:jpg:70:webp:60"])
         // Accepted for what Imagery always does; never written back.
         for segment in ["sm:1", "strip_metadata:0", "kcr:1", "keep_copyright:1", "scp:1", "strip_color_profile:1",
                         "ph:1", "preserve_hdr:0", "ar:1", "auto_rotate:1", "eth:1", "enforce_thumbnail:0"] {
@@ -62,6 +65,7 @@ struct ImgproxyOptionsTests {
         ("rot:-9223372036854775808", "rot"), ("w:9223372036854775807", "w"), ("c:1e300:10", "c"), ("c:-1:10", "c"),
         ("bl:1e400", "bl"), ("dpr:inf", "dpr"), ("circle:2", "circle"), ("circle", "circle"),
         ("fl", "fl"), ("fl:1:1:1", "fl"), ("fl:x", "fl"), ("sm:maybe", "sm"), ("ar", "ar"),
+        ("fq:jpg", "fq"), ("fq:jpg:101", "fq"), ("fq:xyz:50", "fq"), ("fq", "fq"), ("mb:-1", "mb"), ("mb:1:2", "mb"),
         ("exp", "exp"), ("exp:-1", "exp"), ("exp:99999999999999", "exp"), ("pd", "pd"), ("pd:1:2:3:4:5", "pd"), ("pd:-1", "pd"), ("pd:99999999", "pd"), ("pix:x", "pix"), ("pix:-2", "pix"),
     ])
     func badOptions(_ segment: String, _ named: String) {

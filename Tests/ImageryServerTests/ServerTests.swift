@@ -255,6 +255,16 @@ struct ServerTests {
         let high = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/q:95"))
         let low = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/quality:20"))
         #expect(low.body.count < high.body.count / 2)
+        // A quality per format wins over q for that format only; max_bytes lowers the quality until it fits.
+        let perFormat = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/q:95/fq:jpg:20:webp:90"))
+        #expect(perFormat.body.count < high.body.count / 2)
+        let otherFormat = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/q:95/fq:webp:20"))
+        #expect(otherFormat.body.count == high.body.count)
+        let big = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:600/q:95"))
+        let capped = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:600/q:95/mb:\(big.body.count / 3)"))
+        #expect(capped.status == 200 && capped.body.count <= big.body.count / 3 && capped.body.count > big.body.count / 6)
+        let impossible = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:600/q:95/mb:100"))
+        #expect(impossible.status == 200 && impossible.body.count < capped.body.count, "the smallest tried, as imgproxy answers")
         let cacheBusted = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:200/cb:v2"))
         #expect(cacheBusted.status == 200)
 

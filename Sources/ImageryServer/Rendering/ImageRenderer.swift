@@ -30,7 +30,7 @@ struct ImageRenderer: Sendable {
         )
         let encoder: ImageEncoder
         do {
-            var made = try ImageEncoder(format: format, quality: plan.quality, background: plan.background)
+            var made = try ImageEncoder(format: format, quality: plan.formatQuality[format] ?? plan.quality, background: plan.background)
             made.avifSpeed = avifSpeed
             encoder = made
         } catch {
@@ -40,9 +40,11 @@ struct ImageRenderer: Sendable {
         if let stream = response.animationStream, ImageEncoder.animatedFormats.contains(format) {
             bytes = try await encode(stream, with: encoder)
         } else {
-            let image = response.image
+            let image = response.image, limit = plan.maximumBytes
             do {
-                bytes = try await ImagePipeline.runHeavyWork { () throws(ImageError) in try encoder.encode(image) }
+                bytes = try await ImagePipeline.runHeavyWork { () throws(ImageError) in
+                    try Self.encode(image, with: encoder, fittingIn: limit)
+                }
             } catch {
                 throw encodingFailed(format, error)
             }
@@ -84,6 +86,29 @@ struct ImageRenderer: Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// `image` encoded, and with a byte limit (`max_bytes`) on a lossy format, at the highest
+    /// quality whose body fits, found by halving the range in at most five encodes; the lowest
+    /// tried when none fits, as imgproxy answers.
+    static func encode(_ image: Bitmap, with encoder: ImageEncoder, fittingIn limit: Int) throws(ImageError) -> [UInt8] {
+        var encoder = encoder
+        let first = try encoder.encode(image)
+        guard limit > 0, first.count > limit, [.jpeg, .webp, .avif].contains(encoder.format) else { return first }
+        var (low, high) = (1, encoder.quality - 1)
+        var best: [UInt8]?, smallest = first
+        for _ in 0..<4 where low <= high {
+            encoder.quality = (low + high + 1) / 2
+            let bytes = try encoder.encode(image)
+            if bytes.count <= limit {
+                best = bytes
+                low = encoder.quality + 1
+            } else {
+                if bytes.count < smallest.count { smallest = bytes }
+                high = encoder.quality - 1
+            }
+        }
+        return best ?? smallest
     }
 
     private func encodingFailed(_ format: ImageFormat, _ error: ImageError) -> ServerError {
