@@ -27,8 +27,18 @@ package enum ImageHeader {
     /// The first start-of-frame segment (any SOFn) gives the size; segments before it are
     /// skipped by their lengths, so a large EXIF block costs one jump.
     private static func jpegSize(_ bytes: [UInt8]) -> PixelSize? {
+        firstJPEGSegment(in: bytes) { marker, index in
+            guard (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), index + 9 < bytes.count else { return nil }
+            return PixelSize(width: bigEndian(bytes, index + 7, 2), height: bigEndian(bytes, index + 5, 2))
+        }
+    }
+
+    /// Walks a JPEG's marker segments up to its image data, handing `visit` each segment's
+    /// marker and the index of its `FF`, until it returns a value. Fill bytes and standalone
+    /// markers are stepped over; a byte that is not a marker ends the walk.
+    static func firstJPEGSegment<Found>(in bytes: [UInt8], _ visit: (_ marker: UInt8, _ index: Int) -> Found?) -> Found? {
         var index = 2
-        while index + 9 < bytes.count {
+        while index + 3 < bytes.count {
             guard bytes[index] == 0xFF else { return nil }
             let marker = bytes[index + 1]
             switch marker {
@@ -36,9 +46,10 @@ package enum ImageHeader {
                 index += 1   // fill byte
             case 0x01, 0xD0...0xD8:
                 index += 2   // standalone markers carry no length
-            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
-                return PixelSize(width: bigEndian(bytes, index + 7, 2), height: bigEndian(bytes, index + 5, 2))
+            case 0xD9, 0xDA:
+                return nil   // end of image, or start of scan: no header segment follows
             default:
+                if let found = visit(marker, index) { return found }
                 index += 2 + bigEndian(bytes, index + 2, 2)
             }
         }
@@ -126,7 +137,7 @@ package enum ImageHeader {
         }
     }
 
-    private static func bigEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
+    static func bigEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
         guard offset + count <= bytes.count else { return 0 }
         return bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
     }

@@ -71,7 +71,7 @@ public struct ImageEncoder: ImageEncoding {
         case .png:
             return try encodePNG(bitmap.withStraightAlpha())
         case .gif:
-            return GIFEncoder.encode(bitmap)
+            return try GIFEncoder.encode(bitmap)
         #if WebP
         case .webp:
             return try WebPEncoder.encode(bitmap.withStraightAlpha(), quality: quality, lossless: lossless)

@@ -17,10 +17,10 @@ struct GIFEncoder {
     }
 
     /// A still: one frame, no loop block.
-    static func encode(_ bitmap: Bitmap) -> [UInt8] {
+    static func encode(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
         var encoder = GIFEncoder(loopCount: 1)
-        try? encoder.add(AnimationFrame(image: bitmap, duration: .zero))
-        return (try? encoder.finish()) ?? []
+        try encoder.add(AnimationFrame(image: bitmap, duration: .zero))
+        return try encoder.finish()
     }
 
     mutating func add(_ frame: AnimationFrame) throws(ImageError) {
