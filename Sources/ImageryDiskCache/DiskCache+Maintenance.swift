@@ -86,25 +86,31 @@ extension DiskCache {
         guard !isReadOnly else { return }
         await flush()
         let target = configuration.sizeLimit / 10 * 9
-        let removed: [String?] = (try? await pool.write { db -> [String?] in
-            var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry") ?? 0
+        let removed: [String?] = (try? await pool.writeWithoutTransaction { db -> [String?] in
             var removed: [String?] = []
-            while total > target {
-                let victims = try Row.fetchAll(db, sql: "SELECT key, size, file FROM entry ORDER BY accessed ASC LIMIT 64")
-                if victims.isEmpty { break }
-                for victim in victims where total > target {
-                    try db.execute(sql: "DELETE FROM entry WHERE key = ?", arguments: [victim["key"] as String])
-                    total -= victim["size"] as Int
-                    removed.append(victim["file"])
+            try db.inTransaction {
+                removed = []
+                var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry") ?? 0
+                while total > target {
+                    let victims = try Row.fetchAll(db, sql: "SELECT key, size, file FROM entry ORDER BY accessed ASC LIMIT 64")
+                    if victims.isEmpty { break }
+                    for victim in victims where total > target {
+                        try db.execute(sql: "DELETE FROM entry WHERE key = ?", arguments: [victim["key"] as String])
+                        total -= victim["size"] as Int
+                        removed.append(victim["file"])
+                    }
                 }
+                return .commit
             }
+            // Counted once committed, while this trim still holds the writer: a later trim or
+            // a reader of the statistics never sees rows gone but not yet counted.
+            metrics.evictions.increment(by: removed.count)
+            state.withLock { $0.statistics.diskEvictions += removed.count }
             return removed
         }) ?? []
         for case let file? in removed { blobs.remove(file) }
         let total = ((try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry") }) ?? nil) ?? 0
-        metrics.evictions.increment(by: removed.count)
         state.withLock { state in
-            state.statistics.diskEvictions += removed.count
             state.approximateSize = total
             state.trimming = false
         }

@@ -65,8 +65,8 @@ struct ImgproxyArguments {
         return type
     }
 
-    /// A gravity from `start` on: a name (`ce`, `noea`, `sm`), or `fp:x:y`. Offsets after a
-    /// compass gravity are refused rather than ignored.
+    /// A gravity from `start` on: a name (`ce`, `noea`, `sm`) with optional x and y offsets
+    /// in pixels (`no:0:20`), or `fp:x:y`.
     func gravity(from start: Int, allowsSmart: Bool) throws(ImgproxyError) -> Gravity? {
         guard let name = value(at: start) else { return nil }
         if name == "fp" {
@@ -76,9 +76,13 @@ struct ImgproxyArguments {
             return .focus(x: x, y: y)
         }
         guard let gravity = Gravity(name: name), allowsSmart || gravity != .smart else { throw invalid("unknown gravity \(name.prefix(20))") }
-        let offsets = values.dropFirst(start + 1)
-        guard offsets.allSatisfy({ $0.isEmpty || Double($0) == 0 }) else { throw invalid("gravity offsets are not supported") }
-        return gravity
+        guard values.count <= start + 3 else { throw invalid("a gravity takes at most x and y offsets") }
+        let limit = Double(ImgproxyLimits.maximumDimension), why = "offsets must be -\(ImgproxyLimits.maximumDimension) to \(ImgproxyLimits.maximumDimension)"
+        let x = try double(at: start + 1, in: -limit...limit, why) ?? 0
+        let y = try double(at: start + 2, in: -limit...limit, why) ?? 0
+        guard x != 0 || y != 0 else { return gravity }
+        guard gravity != .smart else { throw invalid("smart gravity takes no offsets") }
+        return .offset(gravity, x: x, y: y)
     }
 
     /// `R:G:B` (0–255 each) or a hex colour (`ffffff`); no arguments turns the background off.
@@ -95,6 +99,13 @@ struct ImgproxyArguments {
         guard values.count == 1, values[0].count == 6, let hex = Hex.decode(values[0]) else {
             throw invalid("expected R:G:B or a hex colour")
         }
+        return RGBA(red: hex[0], green: hex[1], blue: hex[2])
+    }
+
+    /// A hex colour (`ff00aa`) at `index`; `nil` when absent.
+    func hexColor(at index: Int) throws(ImgproxyError) -> RGBA? {
+        guard let text = value(at: index) else { return nil }
+        guard text.count == 6, let hex = Hex.decode(text) else { throw invalid("expected a hex colour") }
         return RGBA(red: hex[0], green: hex[1], blue: hex[2])
     }
 

@@ -11,6 +11,10 @@ public enum ImgproxyLimits {
     public static let maximumSharpenSigma = 10.0
     /// The largest `dpr`, as imgproxy's client hints allow.
     public static let maximumDPR = 8.0
+    /// The largest `zoom` factor on either axis.
+    public static let maximumZoom = 8.0
+    /// The longest `filename`, in UTF-8 bytes.
+    public static let maximumFilenameLength = 255
     /// The largest output side after `dpr`, so that one URL cannot ask for a gigapixel canvas.
     public static let maximumOutputSide = 8192
     /// The largest size or crop argument, in pixels (before `dpr`).

@@ -66,24 +66,76 @@ public struct ImgproxyOptions: Sendable, Hashable {
         }
     }
 
+    /// `watermark`/`wm`: the server's watermark image over the result.
+    public struct Watermark: Sendable, Hashable {
+        /// Where it sits; `nil` tiles it over the whole image (imgproxy's `re`).
+        public var position: Gravity?
+        /// 0–1, multiplied by the server's base opacity.
+        public var opacity: Double
+        /// A fraction of the result's width the watermark is scaled to; 0 keeps its own size.
+        public var scale: Double
+
+        /// A watermark at `position` (`nil` tiles it), `opacity` and `scale`.
+        public init(position: Gravity? = .center, opacity: Double = 1, scale: Double = 0) {
+            self.position = position
+            self.opacity = opacity
+            self.scale = scale
+        }
+    }
+
+    /// The security options, which only lower the server's own limits, and only when it allows
+    /// them (`IMAGERY_ALLOW_SECURITY_OPTIONS`). 0 keeps the server's limit.
+    public struct SecurityLimits: Sendable, Hashable {
+        /// `max_src_resolution`: megapixels.
+        public var sourceMegapixels = 0.0
+        /// `max_src_file_size`: bytes.
+        public var sourceBytes = 0
+        /// `max_animation_frames`.
+        public var animationFrames = 0
+        /// `max_animation_frame_resolution`: megapixels per frame.
+        public var animationFrameMegapixels = 0.0
+        /// `max_result_dimension`: pixels a side.
+        public var resultDimension = 0
+
+        /// No lowered limit.
+        public init() {}
+    }
+
     /// Default: ``ResizingType/fit``.
     public var resizingType = ResizingType.fit
     /// The box's width before `dpr`; 0 means "from the other side" (or the source's when both are 0).
     public var width = 0
     /// The box's height before `dpr`; 0 as for ``width``.
     public var height = 0
+    /// `min-width`/`mw`: the result is scaled up (within ``enlarge``) to at least this wide,
+    /// before `dpr`. Default: 0, none.
+    public var minWidth = 0
+    /// `min-height`/`mh`: as ``minWidth``, for the height. Default: 0.
+    public var minHeight = 0
+    /// `zoom`/`z`: multiplies the scale, and the box, across. Default: 1.
+    public var zoomWidth = 1.0
+    /// `zoom`/`z`: multiplies the scale, and the box, down. Default: 1.
+    public var zoomHeight = 1.0
     /// Whether a source smaller than the box is enlarged. Default: `false`.
     public var enlarge = false
     /// Whether the result is padded to the box. Default: `false`.
     public var extend = false
     /// Where the image sits when extended. Default: the centre.
     public var extendGravity = Gravity.center
+    /// `extend_aspect_ratio`/`exar`: pads the result to the box's aspect ratio, not its size.
+    /// Default: `false`.
+    public var extendsAspectRatio = false
+    /// Where the image sits when extended to the aspect ratio. Default: the centre.
+    public var extendAspectRatioGravity = Gravity.center
     /// Where `fill` and `crop` keep their window. Default: the centre.
     public var gravity = Gravity.center
     /// Multiplies the box (not the crop). Default: 1.
     public var dpr = 1.0
     /// A crop of the source before resizing. Default: none.
     public var crop: Crop?
+    /// `trim`/`t`: cuts a one-colour border before the crop, as the core's processor does.
+    /// Default: none.
+    public var trim: ImageProcessors.Trim?
     /// Clockwise degrees, a multiple of 90, normalised to 0–270. Default: 0.
     public var rotate = 0
     /// Mirrors left to right (`fl:1`), after the rotation. Default: `false`.
@@ -101,6 +153,8 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var sharpen = 0.0
     /// Flattens alpha onto this colour (and extends with it). Default: none.
     public var background: RGBA?
+    /// The server's watermark over the result. Default: none.
+    public var watermark: Watermark?
     /// 1–100; 0 means the server's default. Default: 0.
     public var quality = 0
     /// `format_quality`/`fq`: a quality per output format, over ``quality``. Default: none.
@@ -115,6 +169,20 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var cacheBuster: String?
     /// `expires`/`exp`: a Unix time after which the URL answers 404. Default: `nil`, never.
     public var expires: Int?
+    /// `filename`/`fn`: the name `Content-Disposition` gives, without its extension. Default:
+    /// `nil`, the source's own name.
+    public var filename: String?
+    /// `return_attachment`/`att`: `Content-Disposition: attachment`, so that a browser
+    /// downloads instead of showing. Default: `false`, `inline`.
+    public var returnsAttachment = false
+    /// `skip_processing`/`skp`: source formats served as they are, their bytes untouched.
+    /// Default: none.
+    public var skipProcessing: Set<ImageFormat> = []
+    /// `raw`: the source's bytes, unprocessed, whatever their format (the server's source
+    /// guard and size limit still apply). Default: `false`.
+    public var raw = false
+    /// The security options' limits (see ``SecurityLimits``). Default: none lowered.
+    public var security = SecurityLimits()
     /// Imagery's own option, not imgproxy's: `circle:1` masks the result to the largest centred
     /// circle, anti-aliased in alpha. Default: `false`.
     public var circle = false

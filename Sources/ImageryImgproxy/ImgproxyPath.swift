@@ -39,6 +39,17 @@ public struct ImgproxyPath: Sendable, Hashable {
     /// - Throws: ``ImgproxyError/Kind/invalidPath`` for a path without a signature, options and
     ///   source, or a source that is not valid base64url or percent-encoding.
     public init(parsing path: String) throws(ImgproxyError) {
+        try self.init(parsing: path, rules: ImgproxyOptionRules())
+    }
+
+    /// Splits `path` under a server's `rules`: with ``ImgproxyOptionRules/onlyPresets``, a
+    /// segment that names a preset is an option segment though it has no `:`.
+    ///
+    /// ```swift
+    /// let path = try ImgproxyPath(parsing: "/sig/thumb/plain/https://example.com/a.jpg", rules: rules)
+    /// path.options   // ["thumb"]
+    /// ```
+    public init(parsing path: String, rules: ImgproxyOptionRules) throws(ImgproxyError) {
         guard path.hasPrefix("/") else { throw ImgproxyError(.invalidPath, "path: must start with /") }
         let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         guard segments.count >= 2, !segments[0].isEmpty else {
@@ -48,7 +59,7 @@ public struct ImgproxyPath: Sendable, Hashable {
         var index = 1
         var options: [String] = []
         // A proxy may percent-encode the option separator; imgproxy reads `%3A` as `:`.
-        while index < segments.count, let option = Self.option(segments[index]) {
+        while index < segments.count, let option = Self.option(segments[index]) ?? (rules.isBarePreset(segments[index]) ? String(segments[index]) : nil) {
             options.append(option)
             index += 1
         }

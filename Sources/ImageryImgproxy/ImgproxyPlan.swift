@@ -1,10 +1,12 @@
+import Foundation
 import Imagery
 
 /// imgproxy's processing order, as ``ImgproxyPlan`` applies it and ``ImgproxyURLBuilder`` maps
-/// an app's processors onto it: crop the source, resize, rotate, extend, blur, sharpen, flatten;
-/// Imagery's own `circle` comes last, so its edge stays transparent. Written once, here.
+/// an app's processors onto it: trim and crop the source, resize, rotate, flip, extend, filter,
+/// pad, flatten, watermark; Imagery's own `circle` comes last, so its edge stays transparent.
+/// Written once, here.
 package enum ImgproxyStep: Int, Sendable, CaseIterable, Comparable {
-    case crop, resize, rotate, flip, extend, blur, sharpen, pixelate, padding, background, circle
+    case trim, crop, resize, rotate, flip, extend, extendAspectRatio, blur, sharpen, pixelate, padding, background, watermark, circle
 
     package static func < (lhs: ImgproxyStep, rhs: ImgproxyStep) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -34,16 +36,63 @@ package struct ImgproxyPlan: Sendable {
         package var animation: AnimationLimits?
         /// The formats this build writes animations in.
         package var animatedFormats: Set<ImageFormat>
+        /// The server's watermark, for `watermark`/`wm`; URLs that ask for one without it get
+        /// none, as from imgproxy.
+        package var watermark: Watermark?
+        /// Qualities per output format, over ``quality`` (`IMAGERY_FORMAT_QUALITY`).
+        package var formatQuality: [ImageFormat: Int]
 
         package init(
             quality: Int, maximumPixelCount: Int, writableFormats: Set<ImageFormat>,
-            animation: AnimationLimits? = nil, animatedFormats: Set<ImageFormat> = []
+            animation: AnimationLimits? = nil, animatedFormats: Set<ImageFormat> = [], watermark: Watermark? = nil,
+            formatQuality: [ImageFormat: Int] = [:]
         ) {
+            self.formatQuality = formatQuality
             self.quality = quality
             self.maximumPixelCount = maximumPixelCount
             self.writableFormats = writableFormats
             self.animation = animation
             self.animatedFormats = animatedFormats
+            self.watermark = watermark
+        }
+    }
+
+    /// A server's watermark image, read once at start. Equal when their identities and
+    /// opacities are: the identity is a digest of the image.
+    package struct Watermark: Sendable, Hashable {
+        package static func == (lhs: Watermark, rhs: Watermark) -> Bool {
+            lhs.identity == rhs.identity && lhs.opacity == rhs.opacity
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(identity)
+            hasher.combine(opacity)
+        }
+
+        package var image: Bitmap
+        /// Names the image in cache keys: a digest of its bytes.
+        package var identity: String
+        /// `IMAGERY_WATERMARK_OPACITY`, which each URL's opacity multiplies.
+        package var opacity: Double
+
+        package init(image: Bitmap, identity: String, opacity: Double) {
+            self.image = image
+            self.identity = identity
+            self.opacity = opacity
+        }
+    }
+
+    /// Source bytes served as they are: `raw`, or `skip_processing` for these formats.
+    package enum Bypass: Sendable, Hashable {
+        case raw
+        case formats(Set<ImageFormat>)
+
+        /// Whether a source in `format` (`nil` when unrecognised) is served untouched.
+        package func skips(_ format: ImageFormat?) -> Bool {
+            switch self {
+            case .raw: true
+            case let .formats(formats): format.map(formats.contains) ?? false
+            }
         }
     }
 
@@ -60,6 +109,16 @@ package struct ImgproxyPlan: Sendable {
     package var formatQuality: [ImageFormat: Int]
     /// The largest lossy body wanted, in bytes; 0 for no limit.
     package var maximumBytes: Int
+    /// Whether the source may be served untouched.
+    package var bypass: Bypass?
+    /// `max_src_file_size`: the largest source, in bytes; 0 for the server's own limit.
+    package var maximumSourceBytes: Int
+    /// `max_result_dimension`: the largest side of the result; 0 for no limit.
+    package var maximumResultDimension: Int
+    /// `Content-Disposition`'s name without extension (`filename`, else the source's own), and
+    /// whether it is an attachment.
+    package var filename: String
+    package var returnsAttachment: Bool
 
     package init(
         options: ImgproxyOptions, source: ImageSource, fileExtension: String?, defaults: Defaults
@@ -67,21 +126,33 @@ package struct ImgproxyPlan: Sendable {
         let box = ImgproxyStep.box(width: options.targetWidth, height: options.targetHeight, rotation: options.rotate)
         var request = ImageRequest(source: source)
         request.maximumPixelCount = defaults.maximumPixelCount
+        if options.security.sourceMegapixels > 0 {
+            request.maximumPixelCount = min(request.maximumPixelCount, Int(options.security.sourceMegapixels * 1_000_000))
+        }
         request.allowsUpscaling = options.enlarge
+        let zoom = ImgproxyStep.box(width: 1, height: 1, rotation: options.rotate).width == 1
+            ? (options.zoomWidth, options.zoomHeight) : (options.zoomHeight, options.zoomWidth)
+        let minimum = ImgproxyStep.box(
+            width: Int((Double(options.minWidth) * options.dpr).rounded()), height: Int((Double(options.minHeight) * options.dpr).rounded()),
+            rotation: options.rotate
+        )
         let resizer = ImgproxyResize(
-            type: options.resizingType, width: box.width, height: box.height, enlarge: options.enlarge, gravity: options.gravity
+            type: options.resizingType, width: box.width, height: box.height, enlarge: options.enlarge, gravity: options.gravity,
+            minWidth: minimum.width, minHeight: minimum.height, zoomWidth: zoom.0, zoomHeight: zoom.1
         )
         var processors: [any ImageProcessing] = []
         for step in ImgproxyStep.allCases {
             switch step {
+            case .trim:
+                if let trim = options.trim { processors.append(trim) }
             case .crop:
                 if let crop = options.crop {
                     processors.append(ImgproxyCrop(width: crop.width, height: crop.height, gravity: crop.gravity ?? options.gravity))
                 }
             case .resize:
-                if let resize = resizer.decodeResize, options.crop == nil {
+                if let resize = resizer.decodeResize, options.crop == nil, options.trim == nil {
                     request.resize = resize
-                } else if box.width > 0 || box.height > 0 {
+                } else if box.width > 0 || box.height > 0 || resizer.isScaled {
                     processors.append(resizer)
                 }
             case .rotate:
@@ -94,6 +165,13 @@ package struct ImgproxyPlan: Sendable {
                     processors.append(.pad(
                         width: options.targetWidth, height: options.targetHeight,
                         color: options.background ?? RGBA(red: 0, green: 0, blue: 0, alpha: 0), gravity: options.extendGravity
+                    ))
+                }
+            case .extendAspectRatio:
+                if options.extendsAspectRatio, options.targetWidth > 0, options.targetHeight > 0 {
+                    processors.append(ImgproxyExtendAspectRatio(
+                        width: options.targetWidth, height: options.targetHeight,
+                        color: options.background ?? RGBA(red: 0, green: 0, blue: 0, alpha: 0), gravity: options.extendAspectRatioGravity
                     ))
                 }
             case .blur:
@@ -112,6 +190,13 @@ package struct ImgproxyPlan: Sendable {
                 }
             case .background:
                 if let background = options.background { processors.append(.background(background)) }
+            case .watermark:
+                if let watermark = options.watermark, let image = defaults.watermark {
+                    processors.append(.overlay(
+                        image.image, identity: image.identity, gravity: watermark.position.map { $0.scaledOffsets(by: options.dpr) },
+                        opacity: min(1, watermark.opacity * image.opacity), scale: watermark.scale
+                    ))
+                }
             case .circle:
                 if options.circle { processors.append(.circle) }
             }
@@ -133,13 +218,40 @@ package struct ImgproxyPlan: Sendable {
         }
         // Every request asks for the animation, whatever its format, so that responses in other
         // formats share one decode; a still format then takes the first frame (the poster).
-        if !defaults.animatedFormats.isEmpty { request.animation = defaults.animation }
+        if !defaults.animatedFormats.isEmpty, var animation = defaults.animation {
+            if options.security.animationFrames > 0 {
+                animation.maximumFrameCount = min(animation.maximumFrameCount, options.security.animationFrames)
+            }
+            if options.security.animationFrameMegapixels > 0 {
+                let pixels = Int(options.security.animationFrameMegapixels * 1_000_000)
+                animation.maximumFramePixelCount = min(animation.maximumFramePixelCount ?? pixels, pixels)
+            }
+            request.animation = animation
+        }
         self.request = request
         self.quality = options.quality > 0 ? options.quality : defaults.quality
         self.background = options.background ?? .white
         self.expires = options.expires
-        self.formatQuality = options.formatQuality
+        // A URL's fq, then its q, then the server's quality for the format, then its quality.
+        self.formatQuality = options.quality > 0
+            ? options.formatQuality : defaults.formatQuality.merging(options.formatQuality) { $1 }
         self.maximumBytes = options.maximumBytes
+        self.bypass = options.raw ? .raw : options.skipProcessing.isEmpty ? nil : .formats(options.skipProcessing)
+        self.maximumSourceBytes = options.security.sourceBytes
+        self.maximumResultDimension = options.security.resultDimension
+        self.filename = options.filename ?? Self.basename(of: source)
+        self.returnsAttachment = options.returnsAttachment
+    }
+
+    /// The last path component of a source URL without its extension, as imgproxy names a
+    /// response; `image` when the URL has none.
+    static func basename(of source: ImageSource) -> String {
+        let name = switch source.kind {
+        case let .url(url, _): url.deletingPathExtension().lastPathComponent
+        case let .file(path): URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        case .custom: ""
+        }
+        return name.isEmpty || name == "/" ? "image" : name
     }
 
     /// Everything that decides the output, as one string: two plans with the same identity
@@ -155,6 +267,13 @@ package struct ImgproxyPlan: Sendable {
         parts.append(formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ","))
         parts.append(String(maximumBytes))
         parts.append(background.identifier)
+        if let bypass {
+            switch bypass {
+            case .raw: parts.append("raw")
+            case let .formats(formats): parts.append("skip:" + formats.map(\.rawValue).sorted().joined(separator: ","))
+            }
+        }
+        if maximumSourceBytes > 0 || maximumResultDimension > 0 { parts.append("limits:\(maximumSourceBytes):\(maximumResultDimension)") }
         return parts.joined(separator: "|")
     }
 }
@@ -162,6 +281,7 @@ package struct ImgproxyPlan: Sendable {
 extension ImgproxyResize {
     /// The resize the decode stage can do itself, or `nil` when it must run as a processor.
     var decodeResize: Resize? {
+        guard !isScaled else { return nil }
         switch (width, height) {
         case (0, 0): return nil
         case let (width, 0): return .width(width)

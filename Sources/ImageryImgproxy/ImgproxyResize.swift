@@ -1,8 +1,9 @@
 import Imagery
 
 /// imgproxy's resizing types on a decoded bitmap, for the cases the decode stage's `Resize`
-/// cannot express (force, auto, fill-down, and any resize after a crop). The common cases
-/// (fit, and fill from the centre) resize while decoding instead, with DCT scaling.
+/// cannot express (force, auto, fill-down, min-width, zoom, and any resize after a crop or a
+/// trim). The common cases (fit, and fill from the centre) resize while decoding instead, with
+/// DCT scaling.
 struct ImgproxyResize: ImageProcessing, Hashable {
     var type: ImgproxyOptions.ResizingType
     /// The box; 0 on one side means "from the other side".
@@ -10,13 +11,27 @@ struct ImgproxyResize: ImageProcessing, Hashable {
     var height: Int
     var enlarge: Bool
     var gravity: Gravity
+    /// `min-width` and `min-height` in output pixels; 0 for none.
+    var minWidth = 0
+    var minHeight = 0
+    /// `zoom` across and down.
+    var zoomWidth = 1.0
+    var zoomHeight = 1.0
 
-    var identifier: String { "imgproxy-resize(\(type.rawValue),\(width)x\(height),\(enlarge),\(gravity.identifier))" }
+    var identifier: String {
+        var identifier = "imgproxy-resize(\(type.rawValue),\(width)x\(height),\(enlarge),\(gravity.identifier)"
+        if isScaled { identifier += ",min\(minWidth)x\(minHeight),zoom\(zoomWidth)x\(zoomHeight)" }
+        return identifier + ")"
+    }
+
+    /// Whether `min-width`, `min-height` or `zoom` change the scale the type gives.
+    var isScaled: Bool { minWidth > 0 || minHeight > 0 || zoomWidth != 1 || zoomHeight != 1 }
 
     func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
         var image = image.prepared
         image.metadata.decodeScale = 1   // plans below are in this bitmap's own pixels
         let size = PixelSize(width: image.width, height: image.height)
+        if isScaled { return try scaled(image) }
         guard width > 0 || height > 0 else { return image }
         guard width > 0, height > 0 else {
             let resize: Resize = width > 0 ? .width(width) : .height(height)
@@ -47,5 +62,64 @@ struct ImgproxyResize: ImageProcessing, Hashable {
             )
             return image.resampled(plan)
         }
+    }
+}
+
+extension ImgproxyResize {
+    /// imgproxy's own scale arithmetic, for when `min-width`, `min-height` or `zoom` adjust it:
+    /// the type's scale, raised until the minimum sizes are met, multiplied by the zoom, then
+    /// held at 1 unless enlarging; fill types then crop to the (zoomed) box.
+    func scaled(_ image: Bitmap) throws(ImageError) -> Bitmap {
+        try gravity.validate()
+        let sourceWidth = Double(image.width), sourceHeight = Double(image.height)
+        let byWidth = Double(width) / sourceWidth, byHeight = Double(height) / sourceHeight
+        var type = self.type
+        if type == .auto { type = (image.width >= image.height) == (width >= height) ? .fill : .fit }
+        var scale: (x: Double, y: Double)
+        switch (width > 0, height > 0) {
+        case (false, false): scale = (1, 1)
+        case (true, false): scale = (byWidth, byWidth)
+        case (false, true): scale = (byHeight, byHeight)
+        case (true, true):
+            switch type {
+            case .force: scale = (byWidth, byHeight)
+            case .fit: scale = (min(byWidth, byHeight), min(byWidth, byHeight))
+            default: scale = (max(byWidth, byHeight), max(byWidth, byHeight))
+            }
+        }
+        if minWidth > 0, sourceWidth * scale.x < Double(minWidth) {
+            let raise = Double(minWidth) / (sourceWidth * scale.x)
+            scale = (scale.x * raise, scale.y * raise)
+        }
+        if minHeight > 0, sourceHeight * scale.y < Double(minHeight) {
+            let raise = Double(minHeight) / (sourceHeight * scale.y)
+            scale = (scale.x * raise, scale.y * raise)
+        }
+        scale = (scale.x * zoomWidth, scale.y * zoomHeight)
+        if !enlarge {
+            if scale.x > 1 { scale = (1, scale.y / scale.x) }
+            if scale.y > 1 { scale = (scale.x / scale.y, 1) }
+        }
+        let resized = (width: max(1, Int((sourceWidth * scale.x).rounded())), height: max(1, Int((sourceHeight * scale.y).rounded())))
+        var output = resized
+        if width > 0, height > 0, type == .fill || type == .fillDown {
+            output = (min(resized.width, max(1, Int((Double(width) * zoomWidth).rounded()))),
+                      min(resized.height, max(1, Int((Double(height) * zoomHeight).rounded()))))
+        }
+        let window = (width: Double(output.width) / scale.x, height: Double(output.height) / scale.y)
+        var origin = (x: 0.0, y: 0.0)
+        if output != resized {
+            if gravity == .smart {
+                let found = SmartCrop.origin(width: Int(window.width.rounded()), height: Int(window.height.rounded()), in: image)
+                origin = (Double(found.x), Double(found.y))
+            } else {
+                origin = gravity.scaledOffsets(by: 1 / scale.x).origin(of: window, in: (sourceWidth, sourceHeight))
+            }
+            origin = (min(origin.x, sourceWidth - window.width), min(origin.y, sourceHeight - window.height))
+        }
+        return image.resampled(ResizePlan(
+            outputSize: PixelSize(width: output.width, height: output.height),
+            sourceRect: SourceRect(x: origin.x, y: origin.y, width: window.width, height: window.height)
+        ))
     }
 }

@@ -137,11 +137,17 @@ extension ServerApplication {
 package enum ServerSetupError: Error, CustomStringConvertible {
     case invalidKey(String)
     case cacheDirectory(String)
+    case presets(String)
+    case formatQuality(String)
+    case watermark(String)
 
     package var description: String {
         switch self {
         case let .invalidKey(detail): "--key and --salt: \(detail)"
         case let .cacheDirectory(detail): "--cache-dir: \(detail)"
+        case let .presets(detail): "presets: \(detail)"
+        case let .formatQuality(detail): "--format-quality: \(detail)"
+        case let .watermark(detail): "watermark: \(detail)"
         }
     }
 }

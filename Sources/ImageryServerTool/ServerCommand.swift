@@ -43,6 +43,7 @@ enum ServerCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let server: ServerApplication
         do {
+            try await configuration.loadWatermark()
             server = try ServerApplication(configuration: configuration, metrics: registry, logger: logger)
         } catch {
             fail("\(error)", code: 64)

@@ -15,6 +15,12 @@ struct ImgproxyOptionsTests {
             ("quality:55", "q:55"), ("format:png", "f:png"), ("format:png", "ext:png"), ("cachebuster:v2", "cb:v2"),
             ("flip:1:1", "fl:1:1"), ("padding:10:20", "pd:10:20"), ("pixelate:8", "pix:8"), ("expires:1700000000", "exp:1700000000"),
             ("format_quality:jpg:70:webp:60", "fq:jpeg:70:webp:60"), ("max_bytes:20000", "mb:20000"),
+            ("min-width:100", "mw:100"), ("min-height:50", "mh:50"), ("zoom:1.5", "z:1.5"),
+            ("extend_aspect_ratio:1:no", "exar:1:no"), ("extend_ar:1:no", "exar:1:no"),
+            ("trim:10:ffffff:1:0", "t:10:ffffff:1:0"), ("watermark:0.5:soea:10:5:0.2", "wm:0.5:soea:10:5:0.2"),
+            ("skip_processing:gif:png", "skp:gif:png"), ("raw:1", "raw:1"), ("filename:cat", "fn:Y2F0:1"),
+            ("return_attachment:1", "att:1"), ("max_src_resolution:2", "msr:2"), ("max_src_file_size:1000", "msfs:1000"),
+            ("max_animation_frames:3", "maf:3"), ("max_animation_frame_resolution:0.5", "mafr:0.5"), ("max_result_dimension:99", "mrd:99"),
         ]
         for (full, short) in pairs {
             #expect(try ImgproxyOptions(segments: [full]) == ImgproxyOptions(segments: [short]), "\(full)")
@@ -39,6 +45,24 @@ struct ImgproxyOptionsTests {
         #expect(try ImgproxyOptions(segments: ["pd:0"]).padding == nil)
         #expect(options.formatQuality == [.jpeg: 70, .webp: 60] && options.maximumBytes == 20000)
         #expect(try ImgproxyOptions(segments: ["fq:webp:60:jpg:70"]).segments == ["fq:jpg:70:webp:60"])
+        #expect(options.minWidth == 100 && options.minHeight == 50 && options.zoomWidth == 1.5 && options.zoomHeight == 1.5)
+        #expect(options.extendsAspectRatio && options.extendAspectRatioGravity == .north)
+        #expect(options.trim == ImageProcessors.Trim(threshold: 10, color: .white, equalHorizontal: true))
+        #expect(options.watermark == ImgproxyOptions.Watermark(position: .offset(.southEast, x: 10, y: 5), opacity: 0.5, scale: 0.2))
+        #expect(options.skipProcessing == [.gif, .png] && options.raw && options.filename == "cat" && options.returnsAttachment)
+        #expect(options.security.sourceMegapixels == 2 && options.security.sourceBytes == 1000 && options.security.animationFrames == 3)
+        #expect(options.security.animationFrameMegapixels == 0.5 && options.security.resultDimension == 99)
+        // Two zoom factors; gravity offsets; a tiled watermark; a name that needs base64.
+        let zoomed = try ImgproxyOptions(segments: ["z:2:0.5"])
+        #expect(zoomed.zoomWidth == 2 && zoomed.zoomHeight == 0.5 && zoomed.segments == ["z:2:0.5"])
+        #expect(try ImgproxyOptions(segments: ["g:so:0:20"]).gravity == .offset(.south, x: 0, y: 20))
+        #expect(try ImgproxyOptions(segments: ["g:ce:0:0"]).gravity == .center)
+        #expect(try ImgproxyOptions(segments: ["wm:1:re"]).watermark?.position == nil)
+        #expect(try ImgproxyOptions(segments: ["fn:Y2F0IPCfkIg:1"]).filename == "cat 🐈")
+        for segment in ["g:so:0:20", "wm:1:re:0:0:0", "t:10::0:1", "fn:Y2F0IPCfkIg:1", "exar:1:we:5:0", "skp:gif:png"] {
+            let parsed = try ImgproxyOptions(segments: [segment])
+            #expect(try ImgproxyOptions(segments: parsed.segments) == parsed, "\(segment)")
+        }
         // Accepted for what Imagery always does; never written back.
         for segment in ["sm:1", "strip_metadata:0", "kcr:1", "keep_copyright:1", "scp:1", "strip_color_profile:1",
                         "ph:1", "preserve_hdr:0", "ar:1", "auto_rotate:1", "eth:1", "enforce_thumbnail:0"] {
@@ -58,7 +82,10 @@ struct ImgproxyOptionsTests {
 
     @Test("An unknown or malformed option is refused with a message that names it", arguments: [
         ("pr:thumb", "pr"), ("rs:zoom:1:1", "rs"), ("w:abc", "w"), ("w:-5", "w"), ("el:maybe", "el"),
-        ("g:up", "g"), ("g:ce:10:0", "g"), ("g:fp:2:0", "g"), ("dpr:0", "dpr"), ("dpr:nan", "dpr"),
+        ("g:up", "g"), ("g:sm:10:0", "g"), ("g:ce:1:2:3", "g"), ("g:no:x", "g"), ("g:fp:2:0", "g"),
+        ("mw:-1", "mw"), ("mh:x", "mh"), ("z:0", "z"), ("z:1:2:3", "z"), ("z:9", "z"), ("exar:1:sm", "exar"),
+        ("t", "t"), ("t:300", "t"), ("t:10:red", "t"), ("wm:2", "wm"), ("wm:0.5:up", "wm"), ("wm:0.5:ce:0:0:2", "wm"),
+        ("skp:xyz", "skp"), ("raw", "raw"), ("raw:x", "raw"), ("fn", "fn"), ("fn:!!:1", "fn"), ("att:x", "att"), ("msr:-1", "msr"), ("dpr:0", "dpr"), ("dpr:nan", "dpr"),
         ("rot:45", "rot"), ("bl:-1", "bl"), ("sh:x", "sh"), ("bg:300:0:0", "bg"), ("bg:red", "bg"),
         ("q:101", "q"), ("f:xyz", "f"), ("w:1:2", "w"), ("c:10", "c"), ("s:9000:10", "size"),
         // Numbers that would trap if converted or negated carelessly.

@@ -85,9 +85,9 @@ struct ServerRouterTests {
     @Test("A refused path gets its status and line from the catch-all, with the instance header and short caching")
     func refusals() async throws {
         try await Self.withRouter { client, _ in
-            try await client.execute(uri: "/unsafe/zoom:2/plain/local:///rocket.jpg", method: .get) { response in
+            try await client.execute(uri: "/unsafe/zoom_in:2/plain/local:///rocket.jpg", method: .get) { response in
                 #expect(response.status == .badRequest)
-                #expect(String(buffer: response.body) == "unknown option: zoom\n")
+                #expect(String(buffer: response.body) == "unknown option: zoom_in\n")
                 #expect(response.headers[.cacheControl] == "public, max-age=10")
                 #expect(response.headers[.imageryInstance] == "test-instance")
             }

@@ -22,7 +22,15 @@ struct ServerSettingsTests {
         "auto-avif": ("false", "false"), "auto-webp": ("false", "false"), "enforce-avif": ("true", "true"), "enforce-webp": ("true", "true"), "avif-speed": ("6", "6"), "cache-control": ("no-cache", "no-cache"),
         "error-cache-control": ("no-store", "no-store"), "response-cache-bytes": ("1024", "1024"), "image-cache-bytes": ("2048", "2048"),
         "cache-dir": ("/tmp/imagery-settings-test", "/tmp/imagery-settings-test"), "cache-lock-timeout": ("3", "3"), "log-level": ("debug", "debug"),
+        "presets": ("thumb=w:100,blurry=bl:2", "thumb=w:100,blurry=bl:2"), "presets-path": ("/dev/null", "/dev/null"),
+        "only-presets": ("true", "true"), "allowed-processing-options": ("w,h", "w,h"), "allow-security-options": ("true", "true"),
+        "format-quality": ("jpeg=70,avif=50", "jpeg=70,avif=50"), "watermark-path": ("/tmp/imagery-watermark.png", "/tmp/imagery-watermark.png"),
+        "watermark-url": ("https://assets.example/wm.png", "https://assets.example/wm.png"), "watermark-data": ("aGVsbG8=", "aGVsbG8="),
+        "watermark-opacity": ("0.5", "0.5"),
     ]
+
+    /// Settings left out of a file that sets all the others: each excludes one that is in it.
+    static let exclusive: Set<String> = ["local-root", "watermark-url", "watermark-data"]
 
     static func load(_ arguments: [String] = [], environment: [String: String] = [:]) async throws(SettingError) -> ServerSettings.Loaded {
         try await ServerSettings.load(arguments: ["imagery-server"] + arguments, environment: environment)
@@ -60,7 +68,7 @@ struct ServerSettingsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var json: [String: Any] = [:]
         var yaml: [String] = []
-        for setting in ServerSettings.all where setting.name != "local-root" {   // demo and local-root exclude each other
+        for setting in ServerSettings.all where !Self.exclusive.contains(setting.name) {
             let text = Self.samples[setting.name]!.value
             switch setting.kind {
             case .whole: json[setting.name] = Int(text)!
@@ -81,7 +89,7 @@ struct ServerSettingsTests {
         try yaml.joined(separator: "\n").write(to: yamlFile, atomically: true, encoding: .utf8)
         for file in [jsonFile, yamlFile] {
             let loaded = try await Self.load(["--config", file.path])
-            for setting in ServerSettings.all where setting.name != "local-root" {
+            for setting in ServerSettings.all where !Self.exclusive.contains(setting.name) {
                 #expect(setting.show(loaded.configuration) == Self.samples[setting.name]!.shown, "\(setting.name) from \(file.lastPathComponent)")
                 #expect(loaded.origins[setting.name] == "the config file \(file.path) (key \(setting.name))")
             }
@@ -149,6 +157,11 @@ struct ServerSettingsTests {
         (["--key", "00,11", "--salt", "22"], [:], "--key", "the command line (--key)", "salts"),
         ([], ["IMAGERY_MAX_SRC_FILE_SIZE": "0"], "IMAGERY_MAX_SRC_FILE_SIZE", "the environment (IMAGERY_MAX_SRC_FILE_SIZE)", "no limit"),
         (["--demo", "--local-root", NSTemporaryDirectory()], [:], "--demo", "the command line (--demo)", "drop --local-root"),
+        (["--presets", "thumb=w:x"], [:], "--presets", "the command line (--presets)", "preset thumb: invalid option w"),
+        ([], ["IMAGERY_PRESETS_PATH": "/nonexistent/imagery-presets"], "--presets-path", "the environment (IMAGERY_PRESETS_PATH)", "could not be read"),
+        (["--format-quality", "jpeg=0"], [:], "--format-quality", "the command line (--format-quality)", "format=quality"),
+        (["--watermark-path", "/tmp/a.png", "--watermark-data", "aGVsbG8="], [:], "--watermark-data", "the command line (--watermark-data)", "give one of"),
+        (["--watermark-opacity", "2"], [:], "--watermark-opacity", "the command line (--watermark-opacity)", "0...1"),
         (["--bogus", "1"], [:], "--bogus", "", "is not a setting"),
         (["extra"], [:], "extra", "", "is not a flag"),
         (["--port"], [:], "--port", "", "needs a value"),

@@ -144,7 +144,7 @@ struct ServerTests {
         defer { server.cancel() }
 
         let cases: [(String, Int, String)] = [
-            ("/unsafe/zoom:2/plain/http://127.0.0.1:\(origin.port)/rocket.jpg", 400, "unknown option: zoom"),
+            ("/unsafe/zoom_in:2/plain/http://127.0.0.1:\(origin.port)/rocket.jpg", 400, "unknown option: zoom_in"),
             ("/unsafe/w:abc/plain/http://127.0.0.1:\(origin.port)/rocket.jpg", 400, "invalid option w"),
             (Self.plain(origin, "/missing.jpg"), 404, "source: not found"),
             (Self.plain(origin, "/text.txt"), 415, "source: not an image format"),

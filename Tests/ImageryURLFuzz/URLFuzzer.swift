@@ -11,13 +11,21 @@ import ImageryServer
 enum URLFuzzer {
     static let localRoot = "/nonexistent-imagery-fuzz-root"
 
-    static let preflights: [RequestPreflight] = [false, true].map { signed in
+    /// Unsigned and signed; then with presets and the security options allowed; then with
+    /// presets only, and a list of allowed options.
+    static let preflights: [RequestPreflight] = (0..<4).map { variant in
         var configuration = ServerConfiguration()
         configuration.localRoot = localRoot
-        configuration.allowedSourcePrefixes = signed ? [] : ["http://a.test/", "local:///"]
-        if signed {
+        configuration.allowedSourcePrefixes = variant == 1 ? [] : ["http://a.test/", "local:///"]
+        if variant == 1 {
             configuration.keyHex = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
             configuration.saltHex = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
+        }
+        if variant >= 2 {
+            configuration.presets = "default=q:70/sm:1,thumb=rs:fill:300:300/g:sm,blurry=bl:2/wm:0.5:re"
+            configuration.allowSecurityOptions = variant == 2
+            configuration.onlyPresets = variant == 3
+            configuration.allowedProcessingOptions = variant == 3 ? ["w", "pr"] : []
         }
         return try! RequestPreflight(configuration: configuration)   // fixed, valid settings
     }

@@ -119,6 +119,26 @@ package struct ServerConfiguration: Sendable {
     /// `Cache-Control` of error responses: short, so a fixed origin is seen soon. Default: 10 s.
     package var errorCacheControl = "public, max-age=10"
 
+    // MARK: Processing
+
+    /// `--presets`: imgproxy presets, `name=option/option`, comma-separated.
+    package var presets: String?
+    /// `--presets-path`: a file of presets, one per line.
+    package var presetsPath: String?
+    package var onlyPresets = false
+    /// Option names URLs may use; empty allows all.
+    package var allowedProcessingOptions: [String] = []
+    package var allowSecurityOptions = false
+    /// `format=quality` pairs, over ``defaultQuality``.
+    package var formatQuality: [String] = []
+    package var watermarkPath: String?
+    package var watermarkURL: String?
+    /// Base64 of the watermark image.
+    package var watermarkData: String?
+    package var watermarkOpacity = 1.0
+    /// The watermark image, once read from one of the three sources (see `loadWatermark()`).
+    package var watermark: ImgproxyPlan.Watermark?
+
     // MARK: Caches
 
     /// Encoded responses kept in memory, in bytes. Default: 32 MiB, about 800 JPEGs of 512 px:

@@ -16,7 +16,7 @@ package enum ServerSettings {
     /// The tables, titled by concern, in the order help and docs show them.
     package static let concerns: [(title: String, settings: [ServerSetting])] = [
         ("Network", network), ("Security", security), ("Sources", sources), ("Limits", limits),
-        ("Responses", responses), ("Caches", caches), ("Logging", logging),
+        ("Responses", responses), ("Processing", processing), ("Caches", caches), ("Logging", logging),
     ]
 
     /// Every setting.
@@ -170,6 +170,21 @@ package enum ServerSettings {
             _ = try configuration.signer()
         } catch {
             throw SettingError(setting: "--key", source: origins["key"] ?? "", reason: "\(error)")
+        }
+        do throws(ServerSetupError) {
+            _ = try configuration.optionRules()
+        } catch {
+            let name = origins["presets-path"] != nil ? "presets-path" : "presets"
+            throw SettingError(setting: "--" + name, source: origins[name] ?? "", reason: "\(error)")
+        }
+        do throws(ServerSetupError) {
+            _ = try configuration.formatQualities()
+        } catch {
+            throw SettingError(setting: "--format-quality", source: origins["format-quality"] ?? "", reason: "\(error)")
+        }
+        let watermarks = ["watermark-path", "watermark-url", "watermark-data"].filter { origins[$0] != nil }
+        if watermarks.count > 1 {
+            throw SettingError(setting: "--" + watermarks[1], source: origins[watermarks[1]] ?? "", reason: "give one of --watermark-path, --watermark-url and --watermark-data")
         }
     }
 

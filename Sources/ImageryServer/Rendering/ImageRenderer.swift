@@ -17,11 +17,38 @@ struct ImageRenderer: Sendable {
     let logger: Logger
 
     func render(_ plan: ImgproxyPlan, accepted: AcceptedFormats) async throws(ServerError) -> CachedResponse {
+        var request = plan.request
+        if plan.bypass != nil || plan.maximumSourceBytes > 0 {
+            // The source's bytes first: to serve them as they are, or to hold them to the URL's
+            // own size limit. Decoding then starts from them, not from a second download.
+            let bytes: [UInt8]
+            do {
+                bytes = Array(try await pipeline.data(for: request))
+            } catch {
+                throw ServerError(error)
+            }
+            if plan.maximumSourceBytes > 0, bytes.count > plan.maximumSourceBytes {
+                throw ServerError(status: .unprocessableContent, message: "source: \(bytes.count) bytes is over the \(plan.maximumSourceBytes)-byte limit")
+            }
+            let format = ImageFormat(sniffing: bytes)
+            if let bypass = plan.bypass, bypass.skips(format) {
+                // Only images: raw bytes of any other type would be served from this origin.
+                guard let format else { throw ServerError(status: .unsupportedMediaType, message: "source: not an image format this server reads") }
+                return tagged(bytes, contentType: format.mimeType, varyAccept: false)
+            }
+            request.source = .custom(id: "bytes:" + request.source.identity) { bytes }
+        }
         let response: ImageResponse
         do {
-            response = try await pipeline.image(for: plan.request)
+            response = try await pipeline.image(for: request)
         } catch {
             throw ServerError(error)
+        }
+        if plan.maximumResultDimension > 0, max(response.image.width, response.image.height) > plan.maximumResultDimension {
+            throw ServerError(
+                status: .unprocessableContent,
+                message: "result: \(response.image.width)x\(response.image.height) is over the \(plan.maximumResultDimension)-pixel side limit"
+            )
         }
         // A stream's poster stands for its frames: an animation goes out as GIF or WebP, which
         // both keep alpha, so transparency only picks between JPEG and PNG for a still.
@@ -49,11 +76,15 @@ struct ImageRenderer: Sendable {
                 throw encodingFailed(format, error)
             }
         }
+        return tagged(bytes, contentType: format.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format))
+    }
+
+    /// A response of `bytes`, its ETag their digest.
+    private func tagged(_ bytes: [UInt8], contentType: String, varyAccept: Bool) -> CachedResponse {
         let digest = SHA256.hash(data: bytes)
         return CachedResponse(
-            body: ByteBuffer(bytes: bytes), contentType: format.mimeType,
-            etag: "\"" + Base64URL.encode(Array(digest).prefix(16)) + "\"",
-            varyAccept: negotiation.variesByAccept(requested: plan.format), cacheControl: cacheControl
+            body: ByteBuffer(bytes: bytes), contentType: contentType,
+            etag: "\"" + Base64URL.encode(Array(digest).prefix(16)) + "\"", varyAccept: varyAccept, cacheControl: cacheControl
         )
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Imagery
+import ImageryImgproxy
 import NIOCore
 
 /// An encoded image response as every tier keeps it: the body in a `ByteBuffer` that each
@@ -17,6 +19,9 @@ struct CachedResponse: Sendable {
     /// When the URL it answers expires (Unix seconds), so that a hit honours it without parsing
     /// the URL again; `nil` for never. Kept in memory only: a disk hit learns it from the URL.
     var expires: Int?
+    /// `Content-Disposition`, named by the URL (`filename`, `return_attachment`); kept in memory
+    /// only, as ``expires`` is.
+    var disposition: String?
 
     init(body: ByteBuffer, contentType: String, etag: String, varyAccept: Bool, cacheControl: String) {
         self.body = body
@@ -42,8 +47,27 @@ struct CachedResponse: Sendable {
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) {
             return Response(status: .notModified, headers: notModifiedHeaders)
         }
+        var headers = headers
+        if let disposition { headers[.contentDisposition] = disposition }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }
+
+    /// `Content-Disposition` for `plan`'s name, with the extension of this response's format,
+    /// as imgproxy writes it: `inline` (or `attachment`) and a quoted ASCII name, with the
+    /// UTF-8 name beside it (RFC 6266) when it has other characters.
+    func disposition(for plan: ImgproxyPlan) -> String {
+        let format = ImageFormat.allCases.first { $0.mimeType == contentType }
+        let name = plan.filename + (format.map { "." + $0.imgproxyExtension } ?? "")
+        let ascii = String(name.unicodeScalars.filter { $0.isASCII && $0.value >= 32 && $0 != "\"" && $0 != "\\" && $0 != "\u{7F}" })
+        var value = (plan.returnsAttachment ? "attachment" : "inline") + "; filename=\"\(ascii)\""
+        if ascii != name, let encoded = name.addingPercentEncoding(withAllowedCharacters: Self.attributeCharacters) {
+            value += "; filename*=UTF-8''" + encoded
+        }
+        return value
+    }
+
+    /// RFC 5987's attr-char: what a `filename*` value carries unencoded.
+    private static let attributeCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&+-.^_`|~")
 
     /// The answer for a URL that expires at `expires` (Unix seconds; `nil` for never), asked at
     /// `now`: 404 once past, as imgproxy answers, and otherwise a `max-age` that never reaches

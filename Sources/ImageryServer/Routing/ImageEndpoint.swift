@@ -42,12 +42,14 @@ struct ImageEndpoint: Sendable {
             if let disk, var stored = await disk.response(for: key) {
                 metrics.responseHit(.disk)
                 stored.expires = plan.expires
+                stored.disposition = stored.disposition(for: plan)
                 responses.store(stored, for: key)
                 return try stored.response(ifNoneMatch: ifNoneMatch, expires: plan.expires, now: now())
             }
             metrics.responseMiss()
             var rendered = try await admission.run { () throws(ServerError) in try await renderer.render(plan, accepted: accepted) }
             rendered.expires = plan.expires
+            rendered.disposition = rendered.disposition(for: plan)
             responses.store(rendered, for: key)
             if let disk {
                 disk.store(rendered, for: key)

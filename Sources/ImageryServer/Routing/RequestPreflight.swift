@@ -11,11 +11,14 @@ package struct RequestPreflight: Sendable {
     let signer: ImgproxySigner?
     let sources: SourcePolicy
     let defaults: ImgproxyPlan.Defaults
+    /// Presets, and which options URLs may use.
+    let rules: ImgproxyOptionRules
 
-    init(signer: ImgproxySigner?, sources: SourcePolicy, defaults: ImgproxyPlan.Defaults) {
+    init(signer: ImgproxySigner?, sources: SourcePolicy, defaults: ImgproxyPlan.Defaults, rules: ImgproxyOptionRules = ImgproxyOptionRules()) {
         self.signer = signer
         self.sources = sources
         self.defaults = defaults
+        self.rules = rules
     }
 
     /// The checks a server with `configuration` makes (the URL fuzz target drives them too).
@@ -26,8 +29,10 @@ package struct RequestPreflight: Sendable {
             defaults: ImgproxyPlan.Defaults(
                 quality: configuration.defaultQuality, maximumPixelCount: configuration.maximumSourcePixels,
                 writableFormats: Set(ImageEncoder.supportedFormats),
-                animation: configuration.animationLimits, animatedFormats: ImageEncoder.animatedFormats
-            )
+                animation: configuration.animationLimits, animatedFormats: ImageEncoder.animatedFormats,
+                watermark: try configuration.localWatermark(), formatQuality: try configuration.formatQualities()
+            ),
+            rules: try configuration.optionRules()
         )
     }
 
@@ -44,7 +49,7 @@ package struct RequestPreflight: Sendable {
 
     /// `path` split into its parts, its signature checked over what follows it.
     func signedPath(_ path: String) throws(ImgproxyError) -> ImgproxyPath {
-        let parsed = try ImgproxyPath(parsing: path)
+        let parsed = try ImgproxyPath(parsing: path, rules: rules)
         if let signer, !signer.isValid(parsed.signature, for: parsed.signedPart) {
             throw ImgproxyError(.invalidSignature, "invalid signature")
         }
@@ -55,7 +60,7 @@ package struct RequestPreflight: Sendable {
         let parsed: ImgproxyPath, options: ImgproxyOptions
         do throws(ImgproxyError) {
             parsed = try signedPath(path)
-            options = try ImgproxyOptions(segments: parsed.options)
+            options = try ImgproxyOptions(segments: parsed.options, rules: rules)
         } catch {
             throw ServerError(error)
         }

@@ -4,6 +4,7 @@
 /// request.processors = [.crop(width: 400, height: 400, gravity: .north)]   // keep the top
 /// request.processors = [.crop(width: 400, height: 400, gravity: .focus(x: 0.3, y: 0.4))]
 /// request.processors = [.fill(width: 400, height: 300, gravity: .smart)]   // the busiest part
+/// request.processors = [.crop(width: 400, height: 400, gravity: .offset(.north, x: 0, y: 20))]
 /// ```
 public enum Gravity: Sendable, Hashable, CustomStringConvertible {
     /// The middle. The default.
@@ -29,6 +30,11 @@ public enum Gravity: Sendable, Hashable, CustomStringConvertible {
     case focus(x: Double, y: Double)
     /// The window with the most detail (edge energy), as libvips' `interesting` crop does.
     case smart
+    /// A compass gravity moved by `x` and `y` pixels of the image the window is placed in,
+    /// as imgproxy's `g:no:0:20`: inwards from the edges it names (from the right for east,
+    /// from the bottom for south), right and down from the centre. The window stays inside the
+    /// image. Only a compass gravity takes offsets.
+    indirect case offset(Gravity, x: Double, y: Double)
 
     /// How this gravity is written in cache keys: the processors' ``ImageProcessing/identifier``
     /// strings, and so the memory- and disk-cache keys, are made of it. Pinned by a golden test,
@@ -36,6 +42,7 @@ public enum Gravity: Sendable, Hashable, CustomStringConvertible {
     public var identifier: String {
         switch self {
         case let .focus(x, y): "fp:\(x):\(y)"
+        case let .offset(base, x, y): "\(base.identifier):\(x):\(y)"
         default: Self.names.first { $0.gravity == self }!.short
         }
     }
@@ -43,6 +50,7 @@ public enum Gravity: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .focus(x, y): "focus(\(x), \(y))"
+        case let .offset(base, x, y): "\(base)+(\(x), \(y))"
         default: Self.names.first { $0.gravity == self }!.long
         }
     }
@@ -86,26 +94,48 @@ public enum Gravity: Sendable, Hashable, CustomStringConvertible {
         case .northWest: (0, 0)
         case .southEast: (1, 1)
         case .southWest: (0, 1)
+        case let .offset(base, _, _): base.anchor
         case .focus, .smart: nil
         }
     }
 
     /// Checks the parameters: a focus point outside 0...1 is refused, not clamped, so a
     /// caller's bug is not hidden.
-    func validate() throws(ImageError) {
+    package func validate() throws(ImageError) {
         if case let .focus(x, y) = self, !((0...1).contains(x) && (0...1).contains(y)) {
             throw .invalidRequest("focus point (\(x), \(y)) must lie within 0...1")
         }
+        if case let .offset(base, x, y) = self, base.anchor == nil || base.isOffset || !x.isFinite || !y.isFinite {
+            throw .invalidRequest("offsets need a compass gravity and finite numbers, not \(self)")
+        }
+    }
+
+    private var isOffset: Bool {
+        if case .offset = self { return true }
+        return false
+    }
+
+    /// The same gravity with its offsets multiplied by `factor`: for a window placed in a
+    /// scaled copy of the image the offsets were given for.
+    package func scaledOffsets(by factor: Double) -> Gravity {
+        guard case let .offset(base, x, y) = self else { return self }
+        return .offset(base, x: x * factor, y: y * factor)
     }
 
     /// The origin of a `window` inside `frame` (both in the same units) for every gravity
     /// but ``smart``, which needs the pixels (see ``SmartCrop``).
-    func origin(of window: (width: Double, height: Double), in frame: (width: Double, height: Double)) -> (x: Double, y: Double) {
+    package func origin(of window: (width: Double, height: Double), in frame: (width: Double, height: Double)) -> (x: Double, y: Double) {
         let free = (x: max(0, frame.width - window.width), y: max(0, frame.height - window.height))
         switch self {
         case let .focus(fx, fy):
             return (min(free.x, max(0, fx * frame.width - window.width / 2)),
                     min(free.y, max(0, fy * frame.height - window.height / 2)))
+        case let .offset(base, x, y):
+            let anchored = base.origin(of: window, in: frame)
+            let anchor = base.anchor ?? (0.5, 0.5)
+            // Inwards from a right or bottom edge; right and down otherwise.
+            let moved = (x: anchored.x + (anchor.x == 1 ? -x : x), y: anchored.y + (anchor.y == 1 ? -y : y))
+            return (min(free.x, max(0, moved.x)), min(free.y, max(0, moved.y)))
         default:
             let anchor = self.anchor ?? (0.5, 0.5)
             return (free.x * anchor.x, free.y * anchor.y)

@@ -85,7 +85,8 @@ extension ImageProcessors {
                 plan.sourceRect.x = min(Double(origin.x), Double(image.width) - window.width)
                 plan.sourceRect.y = min(Double(origin.y), Double(image.height) - window.height)
             } else {
-                let origin = gravity.origin(of: window, in: (Double(image.width), Double(image.height)))
+                // Offsets are in output pixels; the window is placed in source pixels.
+                let origin = gravity.scaledOffsets(by: 1 / plan.scale).origin(of: window, in: (Double(image.width), Double(image.height)))
                 plan.sourceRect.x = origin.x
                 plan.sourceRect.y = origin.y
             }

@@ -5,12 +5,12 @@
 /// luma of a block of pixels), so the search costs about the same for a thumbnail and for a
 /// 24 MP photo; a summed-area table then scores every window position in O(1). Ties keep the
 /// window nearest the centre, so a flat image crops like ``Gravity/center``.
-enum SmartCrop {
+package enum SmartCrop {
     /// The long side of the analysis grid, in cells.
     static let analysisSide = 256
 
     /// The origin, in `image` pixels, of the `width` × `height` window with the most detail.
-    static func origin(width: Int, height: Int, in image: Bitmap) -> (x: Int, y: Int) {
+    package static func origin(width: Int, height: Int, in image: Bitmap) -> (x: Int, y: Int) {
         let freeX = image.width - width, freeY = image.height - height
         guard freeX > 0 || freeY > 0 else { return (0, 0) }
         let block = max(1, (max(image.width, image.height) + analysisSide - 1) / analysisSide)
