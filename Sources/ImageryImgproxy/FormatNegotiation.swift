@@ -28,6 +28,11 @@ public struct FormatNegotiation: Sendable, Hashable {
     public var enforceAVIF = false
     /// `Accept` chooses WebP even over a format the URL names. Implies ``autoWebP``. Default off.
     public var enforceWebP = false
+    /// imgproxy's `IMGPROXY_PREFERRED_FORMATS`: where neither the URL nor `Accept` chooses, the
+    /// source's own format when it is listed, else the first listed that keeps the image's alpha
+    /// and animation (else the first listed). Empty, the default, answers JPEG, or PNG where alpha
+    /// must survive (imgproxy's default list is `jpeg,png,gif`, which also keeps a PNG source PNG).
+    public var preferredFormats: [ImageFormat] = []
 
     public init(writable: Set<ImageFormat>) {
         self.writable = writable
@@ -56,7 +61,12 @@ public struct FormatNegotiation: Sendable, Hashable {
     /// negotiation.format(requested: nil, accepted: .avif, hasTransparency: false, isAnimated: true)   // .webp
     /// negotiation.format(requested: nil, accepted: .other, hasTransparency: false, isAnimated: true)  // .gif
     /// ```
-    public func format(requested: ImageFormat?, accepted: AcceptedFormats, hasTransparency: Bool, isAnimated: Bool = false) -> ImageFormat {
+    public func format(
+        requested: ImageFormat?, accepted: AcceptedFormats, hasTransparency: Bool, isAnimated: Bool = false, source: ImageFormat? = nil
+    ) -> ImageFormat {
+        if requested == nil, accepted == .other, let preferred = preferred(source: source, hasTransparency: hasTransparency, isAnimated: isAnimated) {
+            return preferred
+        }
         let chosen: ImageFormat
         if let requested {
             switch accepted {
@@ -74,6 +84,16 @@ public struct FormatNegotiation: Sendable, Hashable {
         return requested == .gif || requested == .webp ? (writable.contains(.webp) ? .webp : requested) : chosen
     }
 
+    /// The first of ``preferredFormats`` that fits, the source's own first; `nil` when none are set.
+    private func preferred(source: ImageFormat?, hasTransparency: Bool, isAnimated: Bool) -> ImageFormat? {
+        let listed = preferredFormats.filter(writable.contains)
+        func keeps(_ format: ImageFormat) -> Bool {
+            (!hasTransparency || format != .jpeg) && (!isAnimated || format == .gif || format == .webp)
+        }
+        if let source, listed.contains(source), keeps(source) { return source }
+        return listed.first(where: keeps) ?? listed.first
+    }
+
     /// Whether a response for a URL that names `requested` (or none) depends on `Accept`, and so
     /// carries `Vary: Accept`.
     public func variesByAccept(requested: ImageFormat?) -> Bool {
@@ -83,5 +103,6 @@ public struct FormatNegotiation: Sendable, Hashable {
     /// The switches, for a cache key: responses made under other switches are other responses.
     public var settingsDescription: String {
         "auto-avif=\(autoAVIF),auto-webp=\(autoWebP),enforce-avif=\(enforceAVIF),enforce-webp=\(enforceWebP)"
+            + (preferredFormats.isEmpty ? "" : ",preferred=" + preferredFormats.map(\.rawValue).joined(separator: ","))
     }
 }

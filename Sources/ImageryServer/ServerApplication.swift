@@ -71,7 +71,7 @@ package struct ServerApplication: Sendable {
             admission: admission, responses: responses,
             disk: disk, metrics: serverMetrics,
             negotiation: configuration.negotiation,
-            settings: configuration.outputSettingsDigest,
+            settings: configuration.outputSettingsDigest, clientHints: configuration.enableClientHints,
             errorCacheControl: configuration.errorCacheControl, now: configuration.clock, logger: logger
         )
         self.info = InfoEndpoint(

@@ -26,7 +26,7 @@ struct ServerSettingsTests {
         "only-presets": ("true", "true"), "allowed-processing-options": ("w,h", "w,h"), "allow-security-options": ("true", "true"),
         "format-quality": ("jpeg=70,avif=50", "jpeg=70,avif=50"), "watermark-path": ("/tmp/imagery-watermark.png", "/tmp/imagery-watermark.png"),
         "watermark-url": ("https://assets.example/wm.png", "https://assets.example/wm.png"), "watermark-data": ("aGVsbG8=", "aGVsbG8="),
-        "watermark-opacity": ("0.5", "0.5"),
+        "watermark-opacity": ("0.5", "0.5"), "enable-client-hints": ("true", "true"), "preferred-formats": ("png,jpg", "png,jpg"),
     ]
 
     /// Settings left out of a file that sets all the others: each excludes one that is in it.
@@ -161,6 +161,7 @@ struct ServerSettingsTests {
         ([], ["IMAGERY_PRESETS_PATH": "/nonexistent/imagery-presets"], "--presets-path", "the environment (IMAGERY_PRESETS_PATH)", "could not be read"),
         (["--format-quality", "jpeg=0"], [:], "--format-quality", "the command line (--format-quality)", "format=quality"),
         (["--watermark-path", "/tmp/a.png", "--watermark-data", "aGVsbG8="], [:], "--watermark-data", "the command line (--watermark-data)", "give one of"),
+        (["--preferred-formats", "png,bmp"], [:], "--preferred-formats", "the command line (--preferred-formats)", "bmp is not a format this build writes"),
         (["--watermark-opacity", "2"], [:], "--watermark-opacity", "the command line (--watermark-opacity)", "0...1"),
         (["--bogus", "1"], [:], "--bogus", "", "is not a setting"),
         (["extra"], [:], "extra", "", "is not a flag"),

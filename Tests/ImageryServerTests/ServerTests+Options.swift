@@ -1,6 +1,7 @@
 import Foundation
 @testable import Imagery
 import ImageryCodecs
+import ImageryImgproxy
 @testable import ImageryServer
 import ImageryTestSupport
 import Testing
@@ -154,5 +155,62 @@ extension ServerTests {
 
     static func distance(_ a: RGBA, _ b: RGBA) -> Int {
         max(abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)), abs(Int(a.alpha) - Int(b.alpha)))
+    }
+}
+
+extension ServerTests {
+    @Test("Client hints fill in dpr and width where the URL leaves them, keyed apart, with Vary and Accept-CH; off by default")
+    func clientHints() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let hinted = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.enableClientHints = true
+        }
+        defer { hinted.cancel() }
+        let plain = try await ServerHarness.start { $0.allowLoopbackSources = true }
+        defer { plain.cancel() }
+        let path = Self.plain(origin, "/rocket.jpg", options: "q:80")
+
+        let physical = try await hinted.get(path, headers: [("DPR", "2"), ("Width", "300")])
+        #expect(try ServerHarness.image(physical).width == 300)   // 150 CSS pixels at dpr 2
+        #expect(physical.header("vary")?.contains("Sec-CH-Width") == true && physical.header("accept-ch")?.contains("DPR") == true)
+        #expect(try ServerHarness.image(await hinted.get(path, headers: [("Sec-CH-Width", "200")])).width == 200)
+        #expect(try ServerHarness.image(await hinted.get(path)).width == 640)   // no hints, its own key
+        let urlWidth = Self.plain(origin, "/rocket.jpg", options: "w:100")
+        #expect(try ServerHarness.image(await hinted.get(urlWidth, headers: [("DPR", "2"), ("Width", "500")])).width == 200)
+        #expect(try ServerHarness.image(await hinted.get(path, headers: [("Width", "banana")])).width == 640)   // unreadable hints are ignored
+
+        let ignored = try await plain.get(path, headers: [("DPR", "2"), ("Width", "300")])
+        #expect(try ServerHarness.image(ignored).width == 640 && ignored.header("accept-ch") == nil)
+    }
+
+    @Test("Preferred formats keep a listed source format, else take the first that keeps alpha; Accept still wins")
+    func preferredFormats() async throws {
+        let origin = try TestHTTPServer { request in
+            switch request.path {
+            case "/rocket.jpg": .ok(Fixtures.rocket)
+            case "/framed.png": .ok(Self.framed)   // opaque
+            case "/alpha.png": .ok(Fixtures.bytes("png_pal8_trns_debianlogo_256x256.png"))
+            default: .status(404)
+            }
+        }
+        defer { origin.stop() }
+        let server = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.negotiation.preferredFormats = [.jpeg, .png]
+        }
+        defer { server.cancel() }
+        let plainServer = try await ServerHarness.start { $0.allowLoopbackSources = true }
+        defer { plainServer.cancel() }
+        let logo = Self.plain(origin, "/framed.png", options: "w:50"), rocket = Self.plain(origin, "/rocket.jpg", options: "w:50")
+        #expect(try await server.get(logo).header("content-type") == "image/png")        // the source's own, listed
+        #expect(try await server.get(rocket).header("content-type") == "image/jpeg")
+        let alpha = Self.plain(origin, "/alpha.png", options: "w:50")
+        #expect(try await server.get(alpha).header("content-type") == "image/png")       // JPEG would lose the alpha
+        #expect(try await plainServer.get(logo).header("content-type") == "image/jpeg")  // Imagery's default: JPEG when opaque
+        if ImageEncoder.supportedFormats.contains(.webp) {
+            #expect(try await server.get(logo, headers: [("Accept", "image/webp")]).header("content-type") == "image/webp")
+        }
     }
 }

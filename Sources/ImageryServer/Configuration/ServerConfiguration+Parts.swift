@@ -57,6 +57,7 @@ extension ServerConfiguration {
             ("cache-control", cacheControl),
             ("negotiation", negotiation.settingsDescription),
             ("avif-speed", String(avifSpeed)),
+            ("client-hints", String(enableClientHints)),
             ("presets", (try? optionRules())?.presets.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.joined(separator: "/"))" }.joined(separator: ",") ?? ""),
             ("format-quality", formatQuality.joined(separator: ",")),
             ("watermark", (try? localWatermark()).flatMap { $0.map { "\($0.identity):\($0.opacity)" } } ?? watermarkURL ?? ""),

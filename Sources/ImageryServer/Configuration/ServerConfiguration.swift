@@ -109,6 +109,7 @@ package struct ServerConfiguration: Sendable {
 
     /// JPEG and WebP quality when the URL gives none. Default: 80.
     package var defaultQuality = 80
+    package var enableClientHints = false
     /// How `Accept` chooses the format (`--auto-avif`, `--auto-webp`, `--enforce-avif`, `--enforce-webp`).
     package var negotiation = FormatNegotiation(writable: ImageEncoder.supportedFormats)
     /// aom's speed for AVIF responses (`--avif-speed`).

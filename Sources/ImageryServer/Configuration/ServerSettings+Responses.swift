@@ -1,3 +1,5 @@
+import Foundation
+import Imagery
 import ImageryImgproxy
 
 extension ServerSettings {
@@ -6,6 +8,20 @@ extension ServerSettings {
         .flag("auto-avif", "Answer AVIF when Accept names image/avif and the URL names no format (imgproxy: off by default).", \.negotiation.autoAVIF, imgproxy: "IMGPROXY_AUTO_AVIF"),
         .flag("auto-webp", "Answer WebP when Accept names image/webp (and AVIF was not chosen) and the URL names no format (imgproxy: off by default).", \.negotiation.autoWebP, imgproxy: "IMGPROXY_AUTO_WEBP"),
         .flag("enforce-avif", "Answer AVIF to clients that take it even when the URL names another format.", \.negotiation.enforceAVIF, imgproxy: "IMGPROXY_ENFORCE_AVIF"),
+        .flag("enable-client-hints", "Let DPR and Width (and Sec-CH-DPR, Sec-CH-Width) fill in a URL's dpr and width; answers carry Vary and Accept-CH.", \.enableClientHints, imgproxy: "IMGPROXY_ENABLE_CLIENT_HINTS"),
+        ServerSetting("preferred-formats", .list, "Without a format in the URL or from Accept: the source's format when listed, else the first listed that keeps alpha and animation (default: JPEG, or PNG for alpha).", imgproxy: "IMGPROXY_PREFERRED_FORMATS (default jpeg,png,gif)", show: { configuration in
+            configuration.negotiation.preferredFormats.isEmpty ? "none" : configuration.negotiation.preferredFormats.map(\.imgproxyExtension).joined(separator: ",")
+        }) { configuration, value throws(SettingError.Reason) in
+            guard case let .list(names) = value else { throw .invalid("expected a comma-separated list") }
+            var formats: [ImageFormat] = []
+            for name in names.map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+                guard let format = ImageFormat(imgproxyExtension: name), configuration.negotiation.writable.contains(format) else {
+                    throw .invalid("\(name.prefix(20)) is not a format this build writes")
+                }
+                formats.append(format)
+            }
+            configuration.negotiation.preferredFormats = formats
+        },
         .whole("avif-speed", "aom's speed for AVIF, 0 (smallest files) to 10 (fastest).", \.avifSpeed, in: 0...10, imgproxy: "IMGPROXY_AVIF_SPEED"),
         .flag("enforce-webp", "Answer WebP to clients whose best is WebP even when the URL names another format.", \.negotiation.enforceWebP, imgproxy: "IMGPROXY_ENFORCE_WEBP"),
         .required("cache-control", "Cache-Control of images: a URL names its options and source, so its bytes never change.", \.cacheControl, imgproxy: "IMGPROXY_TTL, in seconds (max-age=N, public; no immutable)", check: headerValue),

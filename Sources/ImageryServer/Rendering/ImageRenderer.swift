@@ -53,7 +53,8 @@ struct ImageRenderer: Sendable {
         // A stream's poster stands for its frames: an animation goes out as GIF or WebP, which
         // both keep alpha, so transparency only picks between JPEG and PNG for a still.
         let format = negotiation.format(
-            requested: plan.format, accepted: accepted, hasTransparency: response.image.hasTransparency, isAnimated: response.isAnimated
+            requested: plan.format, accepted: accepted, hasTransparency: response.image.hasTransparency, isAnimated: response.isAnimated,
+            source: response.image.metadata.format
         )
         let encoder: ImageEncoder
         do {

@@ -20,23 +20,37 @@ struct ImageEndpoint: Sendable {
     let negotiation: FormatNegotiation
     /// ``ResponseVariantKey/settings`` for every response of this server.
     let settings: String
+    /// `IMAGERY_ENABLE_CLIENT_HINTS`: `DPR` and `Width` fill in what URLs leave unsaid.
+    let clientHints: Bool
     let errorCacheControl: String
     /// Seconds since 1970, for URLs that expire.
     let now: @Sendable () -> Int
     let logger: Logger
 
     func respond(to request: Request) async -> Response {
+        var response = await answer(request)
+        if clientHints, response.status.code < 400 {
+            // Every answer may depend on the hints, so every one says so.
+            let vary = response.headers[.vary].map { [$0] } ?? []
+            response.headers[.vary] = (vary + ClientHints.headerNames).joined(separator: ", ")
+            response.headers[.acceptCH] = ClientHints.headerNames.joined(separator: ", ")
+        }
+        return response
+    }
+
+    private func answer(_ request: Request) async -> Response {
         // The target as sent: a plain source's percent-encoding must survive to the parser.
         let path = request.uri.path
         let accepted = negotiation.accepted(request.headers[.accept])
-        let key = ResponseVariantKey(path: path, accepted: accepted, settings: settings)
+        let hints = clientHints ? ClientHints(request.headers) : nil
+        let key = ResponseVariantKey(path: path, accepted: accepted, clientHints: hints?.key ?? "", settings: settings)
         let ifNoneMatch = request.headers[.ifNoneMatch]
         do throws(ServerError) {
             if let hit = responses[key] {
                 metrics.responseHit(.memory)
                 return try hit.response(ifNoneMatch: ifNoneMatch, expires: hit.expires, now: now())
             }
-            let plan = try preflight.plan(for: path)
+            let plan = try preflight.plan(for: path, hints: hints)
             // Before any work: an expired URL is 404 whatever is stored for it.
             if let expires = plan.expires, expires <= now() { throw ServerError(status: .notFound, message: "the URL has expired") }
             if let disk, var stored = await disk.response(for: key) {

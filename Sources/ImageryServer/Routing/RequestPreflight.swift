@@ -56,14 +56,17 @@ package struct RequestPreflight: Sendable {
         return parsed
     }
 
-    func plan(for path: String) throws(ServerError) -> ImgproxyPlan {
-        let parsed: ImgproxyPath, options: ImgproxyOptions
+    /// The plan for `path`, with the client's `hints` filling in what it leaves unsaid.
+    func plan(for path: String, hints: ClientHints? = nil) throws(ServerError) -> ImgproxyPlan {
+        let parsed: ImgproxyPath
+        var options: ImgproxyOptions
         do throws(ImgproxyError) {
             parsed = try signedPath(path)
             options = try ImgproxyOptions(segments: parsed.options, rules: rules)
         } catch {
             throw ServerError(error)
         }
+        hints?.apply(to: &options)
         let source = try sources.source(for: parsed.source)
         do throws(ImgproxyError) {
             return try ImgproxyPlan(options: options, source: source, fileExtension: parsed.fileExtension, defaults: defaults)

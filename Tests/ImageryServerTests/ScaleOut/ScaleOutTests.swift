@@ -84,6 +84,11 @@ struct ScaleOutTests {
             #expect(otherAVIF.cacheStatus == "HIT" && otherAVIF.contentType == avif.contentType)
             #expect(otherWebP.cacheStatus == "HIT" && otherWebP.contentType == webP.contentType)
             #expect(jpegOnly.cacheStatus == "HIT" && jpegOnly.contentType == "image/jpeg")
+            // A request with a client hint passes through the edge, neither looked up nor stored.
+            for _ in 0..<2 {
+                let hinted = try await ServerHarness.get(port: front.port, urls[0], headers: [("Sec-CH-DPR", "2")])
+                #expect(hinted.status == 200 && hinted.cacheStatus == "BYPASS")
+            }
 
             // And the edge coalesces too: 8 concurrent misses for each of 4 new URLs send each
             // instance one request per URL (plus the scrape that read `sent`)
