@@ -12,8 +12,9 @@ struct CachedResponse: Sendable {
     let body: ByteBuffer
     let contentType: String
     let etag: String
-    /// The headers of a 200: type, length, `Cache-Control`, `ETag` and `Vary` when negotiated.
-    let headers: HTTPFields
+    /// The headers of a 200: type, length, `Cache-Control`, `ETag`, `Vary` when negotiated and
+    /// `Content-Disposition` once set.
+    private(set) var headers: HTTPFields
     /// The headers of a 304: the same validators, caching and length, no body.
     let notModifiedHeaders: HTTPFields
     /// When the URL it answers expires (Unix seconds), so that a hit honours it without parsing
@@ -21,7 +22,10 @@ struct CachedResponse: Sendable {
     var expires: Int?
     /// `Content-Disposition`, named by the URL (`filename`, `return_attachment`); kept in memory
     /// only, as ``expires`` is.
-    var disposition: String?
+    /// Written into ``headers`` when set, so that a hit copies nothing.
+    var disposition: String? {
+        didSet { headers[.contentDisposition] = disposition }
+    }
 
     init(body: ByteBuffer, contentType: String, etag: String, varyAccept: Bool, cacheControl: String) {
         self.body = body
@@ -47,8 +51,6 @@ struct CachedResponse: Sendable {
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) {
             return Response(status: .notModified, headers: notModifiedHeaders)
         }
-        var headers = headers
-        if let disposition { headers[.contentDisposition] = disposition }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
