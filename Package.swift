@@ -125,6 +125,7 @@ let package = Package(
             dependencies: [
                 "Imagery",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

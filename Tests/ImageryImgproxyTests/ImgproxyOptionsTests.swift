@@ -1,12 +1,23 @@
 import Imagery
-import ImageryImgproxy
+@testable import ImageryImgproxy
 import Testing
 
 @Suite("ImgproxyOptions: every option, parsed and written")
 struct ImgproxyOptionsTests {
     @Test("Every option, in its full and its short name")
     func everyOption() throws {
-        let pairs: [(full: String, short: String)] = [
+        let pairs: [(full: String, short: String)] = Self.pairs
+        // Every option of the table is in the list below, by its full name and another.
+        let accepted = ["strip_metadata", "keep_copyright", "strip_color_profile", "preserve_hdr", "auto_rotate", "enforce_thumbnail", "circle"]
+        for option in ImgproxyOption.all where !accepted.contains(option.names[0]) {
+            #expect(pairs.contains { $0.full.hasPrefix(option.names[0] + ":") }, "\(option.names[0]) has no full-name case")
+            #expect(option.names.count == 1 || pairs.contains { pair in option.names.dropFirst().contains { pair.short.hasPrefix($0 + ":") } },
+                    "\(option.names[0]) has no short-name case")
+        }
+        try check(pairs)
+    }
+
+    static let pairs: [(full: String, short: String)] = [
             ("resize:fill:300:200:1:1", "rs:fill:300:200:1:1"), ("size:300:200:1:1", "s:300:200:1:1"),
             ("resizing_type:force", "rt:force"), ("width:300", "w:300"), ("height:200", "h:200"),
             ("enlarge:1", "el:1"), ("extend:1:so", "ex:1:so"), ("gravity:fp:0.25:0.75", "g:fp:0.25:0.75"),
@@ -22,6 +33,8 @@ struct ImgproxyOptionsTests {
             ("return_attachment:1", "att:1"), ("max_src_resolution:2", "msr:2"), ("max_src_file_size:1000", "msfs:1000"),
             ("max_animation_frames:3", "maf:3"), ("max_animation_frame_resolution:0.5", "mafr:0.5"), ("max_result_dimension:99", "mrd:99"),
         ]
+
+    private func check(_ pairs: [(full: String, short: String)]) throws {
         for (full, short) in pairs {
             #expect(try ImgproxyOptions(segments: [full]) == ImgproxyOptions(segments: [short]), "\(full)")
         }
