@@ -41,7 +41,7 @@ public struct ConnectionGuard: Sendable {
     /// (checked, and connected to as it is).
     ///
     /// - Throws: what ``check`` throws for any of the addresses, or
-    ///   ``DataLoadingError/connectionFailed(source:detail:)`` when the name resolves to none.
+    ///   `DataLoadingError.connectionFailed(source:detail:)` when the name resolves to none.
     public func address(for host: String) async throws(DataLoadingError) -> String? {
         if let literal = Self.literal(host) {
             try check(literal, host)

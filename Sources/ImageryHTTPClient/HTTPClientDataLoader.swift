@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 
 /// Loads `http` and `https` sources with AsyncHTTPClient, the server-side Swift client, and
-/// every other source as ``DataLoader`` does.
+/// every other source as `DataLoader` does.
 ///
 /// What it adds over `URLSession` on Linux, where FoundationNetworking kept reading an endless
 /// body into gigabytes after a cancel and spun a core while waiting:
@@ -15,10 +15,10 @@ import NIOHTTP1
 /// - **A total deadline** per download (60 s by default) beside the idle timeout, so a source
 ///   that trickles a byte a second never holds a download slot past it.
 /// - **Redirects checked hop by hop**: at most 5, http(s) only, a loop is a permanent
-///   ``DataLoadingError/redirectRefused(source:detail:)``; ``Configuration/hopCheck`` sees every
+///   `DataLoadingError.redirectRefused(source:detail:)`; ``Configuration/hopCheck`` sees every
 ///   URL of the chain before it is requested, and ``Configuration/connectionGuard`` every
 ///   address each hop connects to (where an SSRF guard plugs in).
-/// - **Refused connections fail at once** (and ``RetryingDataLoader`` retries them), instead of
+/// - **Refused connections fail at once** (and `RetryingDataLoader` retries them), instead of
 ///   waiting out the connect timeout.
 /// - **Connection pooling**, and an `Accept` header naming the formats you decode.
 ///
@@ -36,7 +36,7 @@ public final class HTTPClientDataLoader: DataLoading {
         /// The largest response accepted, in bytes. Default: 64 MiB.
         public var maximumResponseSize = 64 << 20
         /// How long the connection may stay silent (while connecting, waiting for the head, or
-        /// between body bytes) before the load fails with ``DataLoadingError/timedOut(source:)``.
+        /// between body bytes) before the load fails with `DataLoadingError.timedOut(source:)`.
         /// Default: 30 seconds.
         public var idleTimeout: Duration = .seconds(30)
         /// How long one download may take in all, redirects included. Default: 60 seconds.

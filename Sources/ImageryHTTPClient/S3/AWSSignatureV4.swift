@@ -103,7 +103,7 @@ public struct AWSSignatureV4: Sendable {
     }
 
     /// RFC 3986 encoding of everything but the unreserved characters (and `/` in a path).
-    static func encode(_ text: String, keepingSlashes: Bool) -> String {
+    package static func encode(_ text: String, keepingSlashes: Bool) -> String {
         var encoded = ""
         for byte in text.utf8 {
             switch byte {
