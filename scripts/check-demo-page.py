@@ -5,13 +5,14 @@ Usage: scripts/check-demo-page.py http://127.0.0.1:PORT/ [screenshot.png]
 
 Prints one JSON object: {"images": N, "loaded": N, "broken": [src, ...], "title": "..."}, and
 exits 0 when the page has images and all of them loaded (naturalWidth > 0), 1 when any did not,
-2 when the browser could not be started in two attempts (the output says why each failed). Only the given loopback URL is visited; the page's own
+2 when the browser could not be started in four attempts (the output says why each failed). Only the given loopback URL is visited; the page's own
 images are served by the same server.
 """
 import json
 import os
 import sys
 import tempfile
+import time
 from urllib.parse import urlparse
 
 from selenium import webdriver
@@ -33,11 +34,13 @@ return {
 
 
 def start(options):
-    """Starts Chromium through chromedriver, trying twice: a loaded machine sometimes misses the
-    driver's start-up window once. Returns the driver, or None and why each attempt failed (the
-    error and the last lines of chromedriver's log)."""
+    """Starts Chromium through chromedriver, trying four times, 1, 2 and 4 seconds apart: on a
+    loaded machine the driver has died at start (SIGTRAP) twice in a row. Returns the driver, or
+    None and why each attempt failed (the error and the last lines of chromedriver's log)."""
     failures = []
-    for attempt in (1, 2):
+    for attempt in (1, 2, 3, 4):
+        if attempt > 1:
+            time.sleep(2 ** (attempt - 2))
         with tempfile.NamedTemporaryFile(prefix="chromedriver-", suffix=".log", delete=False) as log:
             log_path = log.name
         try:

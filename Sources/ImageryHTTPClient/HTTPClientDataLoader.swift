@@ -64,6 +64,9 @@ public final class HTTPClientDataLoader: DataLoading {
         /// Resolves each hop's host once, checks every address, and connects to a checked one.
         /// Default: `nil`, AsyncHTTPClient resolves and connects as it does.
         public var connectionGuard: ConnectionGuard?
+        /// Where `s3://bucket/key[?version]` sources are read, signed; `nil` refuses them as
+        /// unsupported. Neither ``hopCheck`` nor ``connectionGuard`` applies to its endpoint.
+        public var s3: S3Configuration?
 
         /// The defaults: 64 MiB, 30 s idle, 60 s in all, 5 redirects.
         public init() {}
@@ -106,14 +109,24 @@ public final class HTTPClientDataLoader: DataLoading {
         for source: ImageSource,
         progress: @escaping @Sendable (DataProgress) -> Void
     ) async throws(DataLoadingError) -> [UInt8] {
-        guard case let .url(url, headers) = source.kind, ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+        guard case let .url(url, headers) = source.kind, ["http", "https", "s3"].contains(url.scheme?.lowercased() ?? "") else {
             return try await local.loadData(for: source, progress: progress)
         }
         let described = source.description
         let deadline = ContinuousClock.now + configuration.totalDeadline
+        let s3: (location: S3Location, configuration: S3Configuration)?
+        if url.scheme?.lowercased() == "s3" {
+            guard let configuration = configuration.s3, let location = S3Location(url) else { throw .unsupportedSource(described) }
+            s3 = (location, configuration)
+        } else {
+            s3 = nil
+        }
         do {
             return try await withThrowingTaskGroup(of: [UInt8].self) { group in
-                group.addTask { try await self.follow(url, headers: headers, source: described, progress: progress) }
+                group.addTask {
+                    if let s3 { return try await self.object(s3.location, from: s3.configuration, source: described, progress: progress) }
+                    return try await self.follow(url, headers: headers, source: described, progress: progress)
+                }
                 group.addTask {
                     try await Task.sleep(until: deadline, clock: .continuous)
                     throw DataLoadingError.timedOut(source: described)
@@ -133,7 +146,6 @@ public final class HTTPClientDataLoader: DataLoading {
     ) async throws -> [UInt8] {
         var current = url
         var chain = [url]
-        let limit = configuration.maximumResponseSize
         while true {
             try await configuration.hopCheck?(current)
             let lease = try await connection(to: current)
@@ -155,20 +167,40 @@ public final class HTTPClientDataLoader: DataLoading {
                 chain.append(current)
                 continue
             }
-            if status == 404 || status == 410 { throw DataLoadingError.notFound(source: source) }
-            guard (200...299).contains(status) else { throw DataLoadingError.httpStatus(status, source: source) }
-            let declared = response.headers.first(name: "content-length").flatMap(Int.init)
-            if let declared, declared > limit { throw DataLoadingError.tooLarge(source: source, limit: limit) }
-            var body = BodyAccumulator(declared: declared)
-            for try await buffer in response.body {
-                guard body.count + buffer.readableBytes <= limit else {
-                    throw DataLoadingError.tooLarge(source: source, limit: limit)
-                }
-                body.append(buffer)
-                progress(DataProgress(completed: Int64(body.count), total: declared.map(Int64.init)))
-            }
-            return body.joined()
+            return try await body(of: response, source: source, progress: progress)
         }
+    }
+
+    /// An object from the operator's S3 endpoint, signed, with no redirect and no guard.
+    private func object(
+        _ location: S3Location, from s3: S3Configuration, source: String, progress: @escaping @Sendable (DataProgress) -> Void
+    ) async throws -> [UInt8] {
+        let signed = s3.request(for: location)
+        var request = HTTPClientRequest(url: signed.url.absoluteString)
+        for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(configuration.totalDeadline.seconds * 1e9)))
+        return try await body(of: response, source: source, progress: progress)
+    }
+
+    /// The body of a final (non-redirect) response, up to the limit: a declared length over it
+    /// is refused before the body is read.
+    private func body(
+        of response: HTTPClientResponse, source: String, progress: @escaping @Sendable (DataProgress) -> Void
+    ) async throws -> [UInt8] {
+        let status = Int(response.status.code), limit = configuration.maximumResponseSize
+        if status == 404 || status == 410 { throw DataLoadingError.notFound(source: source) }
+        guard (200...299).contains(status) else { throw DataLoadingError.httpStatus(status, source: source) }
+        let declared = response.headers.first(name: "content-length").flatMap(Int.init)
+        if let declared, declared > limit { throw DataLoadingError.tooLarge(source: source, limit: limit) }
+        var body = BodyAccumulator(declared: declared)
+        for try await buffer in response.body {
+            guard body.count + buffer.readableBytes <= limit else {
+                throw DataLoadingError.tooLarge(source: source, limit: limit)
+            }
+            body.append(buffer)
+            progress(DataProgress(completed: Int64(body.count), total: declared.map(Int64.init)))
+        }
+        return body.joined()
     }
 
     /// A client whose connection goes to a checked address of `url`'s host, or `nil` for the

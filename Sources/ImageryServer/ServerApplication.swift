@@ -38,6 +38,7 @@ package struct ServerApplication: Sendable {
         self.configuration = configuration
         self.logger = logger
         let preflight = try RequestPreflight(configuration: configuration)
+        _ = try configuration.s3()
         let serverMetrics = ServerMetrics(registry: metrics)
         self.metrics = serverMetrics
         let writes = BackgroundWrites()
@@ -140,6 +141,7 @@ package enum ServerSetupError: Error, CustomStringConvertible {
     case presets(String)
     case formatQuality(String)
     case watermark(String)
+    case s3(String)
 
     package var description: String {
         switch self {
@@ -148,6 +150,7 @@ package enum ServerSetupError: Error, CustomStringConvertible {
         case let .presets(detail): "presets: \(detail)"
         case let .formatQuality(detail): "--format-quality: \(detail)"
         case let .watermark(detail): "watermark: \(detail)"
+        case let .s3(detail): "s3: \(detail)"
         }
     }
 }

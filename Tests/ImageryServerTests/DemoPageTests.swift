@@ -64,6 +64,14 @@ struct DemoPageTests {
         let server = try await Self.demoServer()
         defer { server.cancel() }
         let report = try await HeadlessBrowser.check("http://127.0.0.1:\(server.port)/")
+        if report.exitCode == 2, report.output.contains("could not start chromium") {
+            // Debian's chromedriver has died at start (SIGTRAP, before writing its log) on a
+            // loaded CI machine, every attempt of one run; the page itself was not reached.
+            withKnownIssue("chromedriver could not start on this machine", isIntermittent: true) {
+                Issue.record("\(report.output)")
+            }
+            return
+        }
         #expect(report.exitCode == 0, "\(report.output)")
         let summary = try JSONDecoder().decode(HeadlessBrowser.Summary.self, from: Data(report.output.utf8))
         #expect(summary.images == Gallery.imageNames.count * DemoPage.variants.count)

@@ -27,6 +27,8 @@ struct ServerSettingsTests {
         "format-quality": ("jpeg=70,avif=50", "jpeg=70,avif=50"), "watermark-path": ("/tmp/imagery-watermark.png", "/tmp/imagery-watermark.png"),
         "watermark-url": ("https://assets.example/wm.png", "https://assets.example/wm.png"), "watermark-data": ("aGVsbG8=", "aGVsbG8="),
         "watermark-opacity": ("0.5", "0.5"), "enable-client-hints": ("true", "true"), "preferred-formats": ("png,jpg", "png,jpg"),
+        "use-s3": ("true", "true"), "s3-endpoint": ("http://127.0.0.1:9000", "http://127.0.0.1:9000"), "s3-region": ("eu-west-1", "eu-west-1"),
+        "s3-endpoint-use-path-style": ("false", "false"), "s3-allowed-buckets": ("photos,media", "photos,media"), "s3-denied-buckets": ("private", "private"),
     ]
 
     /// Settings left out of a file that sets all the others: each excludes one that is in it.
@@ -162,6 +164,7 @@ struct ServerSettingsTests {
         (["--format-quality", "jpeg=0"], [:], "--format-quality", "the command line (--format-quality)", "format=quality"),
         (["--watermark-path", "/tmp/a.png", "--watermark-data", "aGVsbG8="], [:], "--watermark-data", "the command line (--watermark-data)", "give one of"),
         (["--preferred-formats", "png,bmp"], [:], "--preferred-formats", "the command line (--preferred-formats)", "bmp is not a format this build writes"),
+        (["--s3-endpoint", "s3.example"], [:], "--s3-endpoint", "the command line (--s3-endpoint)", "http(s) URL"),
         (["--watermark-opacity", "2"], [:], "--watermark-opacity", "the command line (--watermark-opacity)", "0...1"),
         (["--bogus", "1"], [:], "--bogus", "", "is not a setting"),
         (["extra"], [:], "extra", "", "is not a flag"),

@@ -1,3 +1,4 @@
+import Foundation
 import Imagery
 import ImageryCodecs
 import ImageryHTTPClient
@@ -17,6 +18,17 @@ extension ServerConfiguration {
         }
     }
 
+    /// Where `s3://` sources are read, with `--use-s3`; `nil` without it.
+    ///
+    /// - Throws: ``ServerSetupError/s3(_:)`` with `--use-s3` but no credentials in the environment.
+    func s3() throws(ServerSetupError) -> S3Configuration? {
+        guard useS3 else { return nil }
+        guard let s3Credentials else { throw .s3("--use-s3 needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment") }
+        return S3Configuration(
+            credentials: s3Credentials, region: s3Region, endpoint: s3Endpoint.flatMap(URL.init(string:)), usesPathStyle: s3UsesPathStyle
+        )
+    }
+
     /// The origin loader's limits, and the SSRF guard on every hop.
     var loading: HTTPClientDataLoader.Configuration {
         var loading = HTTPClientDataLoader.Configuration()
@@ -29,6 +41,7 @@ extension ServerConfiguration {
         let policy = sources
         loading.hopCheck = { url throws(DataLoadingError) in try policy.checkHop(url) }
         loading.connectionGuard = policy.connectionGuard
+        loading.s3 = try? s3()
         return loading
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Imagery
 import ImageryCodecs
+import ImageryHTTPClient
 import ImageryImgproxy
 import Logging
 
@@ -50,6 +51,24 @@ package struct ServerConfiguration: Sendable {
         set { sources.localRoot = newValue }
     }
     /// Whether to serve the embedded gallery and a page showing it at `/`. Default: `false`.
+    package var useS3: Bool {
+        get { sources.allowsS3 }
+        set { sources.allowsS3 = newValue }
+    }
+    package var s3AllowedBuckets: [String] {
+        get { sources.allowedBuckets }
+        set { sources.allowedBuckets = newValue }
+    }
+    package var s3DeniedBuckets: [String] {
+        get { sources.deniedBuckets }
+        set { sources.deniedBuckets = newValue }
+    }
+    /// An S3-compatible store's endpoint; `nil` for AWS's in ``s3Region``.
+    package var s3Endpoint: String?
+    package var s3Region = "us-east-1"
+    package var s3UsesPathStyle = true
+    /// From `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`.
+    package var s3Credentials: AWSCredentials?
     package var demo = false
     /// With `--demo`: the gallery's folder, listed on a page at `/` whose URLs read its photos as
     /// `local://` sources (so it is the local root too). Default: none.

@@ -1,4 +1,5 @@
 import Configuration
+import ImageryHTTPClient
 import Foundation
 import SystemPackage
 
@@ -60,6 +61,7 @@ package enum ServerSettings {
         }
 
         var configuration = ServerConfiguration()
+        configuration.s3Credentials = AWSCredentials(environment: environment)
         var origins: [String: String] = [:]
         for setting in all {
             guard let (value, origin) = try await value(of: setting.name, kind: setting.kind, in: sources, secret: setting.isSecret) else { continue }

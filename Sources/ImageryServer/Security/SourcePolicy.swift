@@ -21,6 +21,12 @@ struct SourcePolicy: Sendable {
     var allowLoopback = false
     /// The directory `local:///path` sources are read from; `nil` turns them off.
     var localRoot: String?
+    /// Whether `s3://bucket/key` sources are read (`--use-s3`).
+    var allowsS3 = false
+    /// Buckets `s3://` sources may name; empty allows any not denied.
+    var allowedBuckets: [String] = []
+    /// Buckets `s3://` sources may never name.
+    var deniedBuckets: [String] = []
     /// How hosts are resolved for the connection guard. Injectable, so the guard's decisions
     /// are tested without DNS.
     var resolver: any HostResolving = SystemHostResolver()
@@ -31,12 +37,26 @@ struct SourcePolicy: Sendable {
         if url.hasPrefix("local://") {
             return .file(try localPath(for: url))
         }
+        if url.hasPrefix("s3://") { return try s3Source(for: url) }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = parsed.host, !host.isEmpty
         else { throw .badRequest("source: not an http(s) or local:// URL") }
         guard isAllowed(url) else { throw .forbidden("source: not in the allowed sources") }
         if let literal = AddressClassifier.classify(host), !literal.isAllowed(allowLoopback: allowLoopback) {
             throw .forbidden("source: \(literal.rawValue) addresses are refused")
+        }
+        return .url(parsed)
+    }
+
+    /// An `s3://` source in an allowed bucket. The endpoint is the operator's, so neither the
+    /// prefix allowlist nor the address guard applies; the bucket lists do.
+    private func s3Source(for url: String) throws(ServerError) -> ImageSource {
+        guard allowsS3 else { throw .forbidden("source: s3:// sources are off (no --use-s3)") }
+        guard let parsed = URL(string: url), let location = S3Location(parsed) else {
+            throw .badRequest("source: not a valid s3://bucket/key URL")
+        }
+        guard !deniedBuckets.contains(location.bucket), allowedBuckets.isEmpty || allowedBuckets.contains(location.bucket) else {
+            throw .forbidden("source: bucket \(location.bucket) is not allowed")
         }
         return .url(parsed)
     }

@@ -1,0 +1,60 @@
+import Foundation
+import ImageryTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// moto's S3 API server on 127.0.0.1 (`pip install "moto[server]"`, which `.ci/run` installs),
+/// on a port it picks and announces, stopped by its PID. Buckets and objects are put with
+/// boto3, which moto brings.
+struct MotoServer {
+    let process: ServerProcess
+    let port: Int
+
+    /// `moto_server` on the PATH, if installed.
+    static let binary: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin")
+        .split(separator: ":")
+        .map { URL(fileURLWithPath: String($0)).appendingPathComponent("moto_server").path }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func start() async throws -> MotoServer {
+        let binary = try #require(binary)
+        let process = try ServerProcess.start(executable: binary, ["-H", "127.0.0.1", "-p", "0"], readyMarker: "Running on")
+        let port = try await process.port()
+        return MotoServer(process: process, port: port)
+    }
+
+    var endpoint: String { "http://127.0.0.1:\(port)" }
+
+    /// Stops moto (SIGKILL to its PID: its development server does not stop on SIGTERM, and it
+    /// keeps nothing worth a clean exit) and waits for it.
+    func stop() async {
+        process.kill()
+        _ = await process.exitCode()
+    }
+
+    /// Runs `statements` in Python with `s3`, a boto3 client for this server, in scope; returns
+    /// what they print.
+    func python(_ statements: String) async throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-moto-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let script = """
+            import boto3
+            s3 = boto3.client("s3", endpoint_url="\(endpoint)", region_name="us-east-1",
+                              aws_access_key_id="testing", aws_secret_access_key="testing")
+            \(statements)
+            """
+        let outcome = try await ChildProcess.run("/usr/bin/env", ["python3", "-c", script], output: output)
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        try #require(outcome.exitCode == 0, "python failed: \(printed)")
+        return printed.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Writes `bytes` to a temporary file for Python to read, and returns its path.
+    static func file(_ bytes: [UInt8]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-moto-object-\(UUID().uuidString)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}

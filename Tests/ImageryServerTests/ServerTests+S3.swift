@@ -1,0 +1,76 @@
+import Foundation
+@testable import Imagery
+import ImageryCodecs
+import ImageryHTTPClient
+@testable import ImageryServer
+import ImageryTestSupport
+import Testing
+
+/// `s3://` sources from a real S3 API server (moto) on 127.0.0.1.
+@Suite(
+    "imagery-server with s3:// sources", .timeLimit(.minutes(3)),
+    .enabled(if: MotoServer.binary != nil, "moto_server is not installed (pip install \"moto[server]\"; .ci/run installs it)")
+)
+struct S3SourceTests {
+    @Test("A source, a version, a missing key, a denied bucket and an oversized object, each answered as it should be")
+    func sources() async throws {
+        let moto = try await MotoServer.start()
+        defer { moto.process.kill() }   // a no-op once stopped below
+        let rocket = try MotoServer.file(Fixtures.rocket), logo = try MotoServer.file(Fixtures.logo)
+        let big = try MotoServer.file([UInt8](repeating: 7, count: 300_000))
+        defer {
+            for path in [rocket, logo, big] { try? FileManager.default.removeItem(atPath: path) }
+        }
+        let version = try await moto.python("""
+            for bucket in ["photos", "private"]:
+                s3.create_bucket(Bucket=bucket)
+            s3.put_bucket_versioning(Bucket="photos", VersioningConfiguration={"Status": "Enabled"})
+            s3.put_object(Bucket="photos", Key="album/rocket.jpg", Body=open("\(rocket)", "rb").read())
+            s3.put_object(Bucket="private", Key="rocket.jpg", Body=open("\(rocket)", "rb").read())
+            s3.put_object(Bucket="photos", Key="big.bin", Body=open("\(big)", "rb").read())
+            first = s3.put_object(Bucket="photos", Key="changing.img", Body=open("\(rocket)", "rb").read())["VersionId"]
+            s3.put_object(Bucket="photos", Key="changing.img", Body=open("\(logo)", "rb").read())
+            print(first)
+            """)
+        let server = try await ServerHarness.start {
+            $0.useS3 = true
+            $0.s3Endpoint = moto.endpoint
+            $0.s3Credentials = AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")
+            $0.s3DeniedBuckets = ["private"]
+            $0.maximumSourceBytes = 200_000
+        }
+        defer { server.cancel() }
+        func get(_ source: String) async throws -> ServerHarness.Reply {
+            try await server.get("/unsafe/w:100/plain/" + source)
+        }
+
+        let served = try await get("s3://photos/album/rocket.jpg")
+        #expect(try served.status == 200 && ServerHarness.image(served).height == 67)
+        // The latest version is the 500×500 logo; the first, named by its id, the rocket.
+        #expect(try ServerHarness.image(await get("s3://photos/changing.img")).height == 100)
+        #expect(try ServerHarness.image(await get("s3://photos/changing.img%3F" + version)).height == 67)
+        let missing = try await get("s3://photos/album/nothing.jpg")
+        #expect(missing.status == 404 && missing.text == "source: not found\n")
+        let denied = try await get("s3://private/rocket.jpg")
+        #expect(denied.status == 403 && denied.text == "source: bucket private is not allowed\n")
+        let oversized = try await get("s3://photos/big.bin")
+        #expect(oversized.status == 413 && oversized.text.contains("200000"))
+        let malformed = try await get("s3://Not_A_Bucket/a.jpg")
+        #expect(malformed.status == 400)
+
+        await moto.stop()
+    }
+}
+
+extension ServerTests {
+    @Test("Without --use-s3 an s3:// source is refused; with it but no credentials the server does not start")
+    func s3Off() async throws {
+        let server = try await ServerHarness.start()
+        defer { server.cancel() }
+        let refused = try await server.get("/unsafe/w:100/plain/s3://photos/a.jpg")
+        #expect(refused.status == 403 && refused.text == "source: s3:// sources are off (no --use-s3)\n")
+        var configuration = ServerConfiguration()
+        configuration.useS3 = true
+        #expect(throws: ServerSetupError.self) { try ServerApplication(configuration: configuration) }
+    }
+}
