@@ -29,11 +29,15 @@ final class ServerProcess: Sendable {
         try start(executable: ChildProcess.executable("imagery-server")!, arguments, readyMarker: "listening", watching: watching)
     }
 
-    /// Starts `executable`; ready once a line of its output contains `readyMarker`.
-    static func start(executable: String, _ arguments: [String], readyMarker: String, watching: [String] = []) throws -> ServerProcess {
+    /// Starts `executable`, with `environment` added to this process's; ready once a line of
+    /// its output contains `readyMarker`.
+    static func start(
+        executable: String, _ arguments: [String], readyMarker: String, watching: [String] = [], environment: [String: String] = [:]
+    ) throws -> ServerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -60,6 +60,42 @@ struct S3SourceTests {
 
         await moto.stop()
     }
+
+    @Test("With moto checking signatures, the right secret is served and a wrong one refused (502, naming no credential)")
+    func signatures() async throws {
+        // Five unsigned requests seed a user, its key, its policy, a bucket and an object; every
+        // request after them must be signed with that key.
+        let moto = try await MotoServer.start(authenticatingAfter: 5)
+        defer { moto.process.kill() }
+        let rocket = try MotoServer.file(Fixtures.rocket)
+        defer { try? FileManager.default.removeItem(atPath: rocket) }
+        let key = try await moto.python("""
+            import json
+            iam = boto3.client("iam", endpoint_url="\(moto.endpoint)", region_name="us-east-1",
+                               aws_access_key_id="testing", aws_secret_access_key="testing")
+            iam.create_user(UserName="imagery")
+            created = iam.create_access_key(UserName="imagery")["AccessKey"]
+            policy = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}
+            iam.put_user_policy(UserName="imagery", PolicyName="all", PolicyDocument=json.dumps(policy))
+            s3.create_bucket(Bucket="signed")
+            s3.put_object(Bucket="signed", Key="rocket.jpg", Body=open("\(rocket)", "rb").read())
+            print(created["AccessKeyId"] + " " + created["SecretAccessKey"])
+            """)
+        let parts = key.split(separator: " ").map(String.init)
+        try #require(parts.count == 2)
+        for (secret, status) in [(parts[1], 200), (parts[1] + "x", 502)] {
+            let server = try await ServerHarness.start {
+                $0.useS3 = true
+                $0.s3Endpoint = moto.endpoint
+                $0.s3Credentials = AWSCredentials(accessKeyID: parts[0], secretAccessKey: secret)
+            }
+            defer { server.cancel() }
+            let reply = try await server.get("/unsafe/w:100/plain/s3://signed/rocket.jpg")
+            #expect(reply.status == status, "\(reply.text)")
+            #expect(!reply.text.contains(parts[1]) && !reply.text.contains(parts[0]))
+        }
+        await moto.stop()
+    }
 }
 
 extension ServerTests {

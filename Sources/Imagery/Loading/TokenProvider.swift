@@ -84,18 +84,25 @@ public actor TokenProvider {
         refreshCount += 1
         let refresh = self.refresh
         let task = Task<Result<String, DataLoadingError>, Never> { [weak self] in
+            let result: Result<Token, DataLoadingError>
             do {
-                let token = try await refresh()
-                await self?.store(token)
-                return .success(token.value)
+                result = .success(try await refresh())
             } catch {
-                return .failure(.authorizationFailed(source: "token refresh", detail: String(describing: error)))
+                result = .failure(.authorizationFailed(source: "token refresh", detail: String(describing: error)))
             }
+            await self?.finish(result)
+            return result.map(\.value)
         }
         inFlight = task
-        let result = await task.value
+        return try await task.value.get()
+    }
+
+    /// Stores the token and ends the refresh in one step on the actor. Were the refresh ended
+    /// later, by its starter resuming, a caller rejected with the new token could meanwhile
+    /// join the finished refresh and be handed the token it reports as rejected.
+    private func finish(_ result: Result<Token, DataLoadingError>) {
+        if case let .success(token) = result { store(token) }
         inFlight = nil
-        return try result.get()
     }
 
     /// The expiry is counted from when the refresh returned, on this provider's clock.

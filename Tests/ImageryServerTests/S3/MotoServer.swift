@@ -18,9 +18,15 @@ struct MotoServer {
         .map { URL(fileURLWithPath: String($0)).appendingPathComponent("moto_server").path }
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    static func start() async throws -> MotoServer {
+    /// moto, answering every request; with `authenticatingAfter`, only the first that many
+    /// unsigned, and after them only requests signed with a key its IAM knows (moto's
+    /// `INITIAL_NO_AUTH_ACTION_COUNT`).
+    static func start(authenticatingAfter requests: Int? = nil) async throws -> MotoServer {
         let binary = try #require(binary)
-        let process = try ServerProcess.start(executable: binary, ["-H", "127.0.0.1", "-p", "0"], readyMarker: "Running on")
+        let process = try ServerProcess.start(
+            executable: binary, ["-H", "127.0.0.1", "-p", "0"], readyMarker: "Running on",
+            environment: requests.map { ["INITIAL_NO_AUTH_ACTION_COUNT": String($0)] } ?? [:]
+        )
         let port = try await process.port()
         return MotoServer(process: process, port: port)
     }
