@@ -24,7 +24,10 @@ package struct ServerApplication: Sendable {
     let info: InfoEndpoint
     let metrics: ServerMetrics
     private let http: HTTPClientDataLoader
-    private let writes: BackgroundWrites
+    /// Result storage's client, shut down after the drain.
+    private let bucket: S3ObjectClient?
+    /// Writes of answered requests still under way (tests await them).
+    let writes: BackgroundWrites
     private let demoPage: String?
     private let logger: Logger
 
@@ -43,20 +46,30 @@ package struct ServerApplication: Sendable {
         self.metrics = serverMetrics
         let writes = BackgroundWrites()
         self.writes = writes
-        var disk: ResponseDiskTier?
+        var shared: [any ResponseStoring] = []
         if let directory = configuration.cacheDirectory {
             var options = DiskCache.Configuration()
             options.lockTimeout = configuration.cacheLockTimeout
             do {
-                disk = ResponseDiskTier(
+                shared.append(ResponseDiskTier(
                     store: try DiskCache(directory: directory, configuration: options), writes: writes,
-                    cacheControl: configuration.cacheControl
-                )
+                    cacheControl: configuration.cacheControl, metrics: serverMetrics
+                ))
             } catch {
                 throw .cacheDirectory("\(error)")
             }
         }
-        // The HTTP client last: one released unused must be shut down, and a failed setup cannot.
+        // The clients last: one released unused must be shut down, and a failed setup cannot.
+        let resultStorage = try configuration.resultStorage()
+        let bucket = resultStorage.map { S3ObjectClient(configuration: $0.store, maximumObjectBytes: ResponseBucketTier.maximumObjectBytes) }
+        self.bucket = bucket
+        if let resultStorage, let bucket {
+            shared.append(ResponseBucketTier(
+                client: bucket, bucket: resultStorage.bucket, prefix: resultStorage.prefix,
+                lookupTimeout: configuration.s3ResultStorageTimeout, writeTimeout: configuration.s3ResultStorageWriteTimeout,
+                breaker: CircuitBreaker(), writes: writes, cacheControl: configuration.cacheControl, metrics: serverMetrics, logger: logger
+            ))
+        }
         let http = HTTPClientDataLoader(configuration: configuration.loading)
         self.http = http
         self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
@@ -70,7 +83,7 @@ package struct ServerApplication: Sendable {
                 cacheControl: configuration.cacheControl, logger: logger
             ),
             admission: admission, responses: responses,
-            disk: disk, metrics: serverMetrics,
+            shared: shared, metrics: serverMetrics,
             negotiation: configuration.negotiation,
             settings: configuration.outputSettingsDigest, clientHints: configuration.enableClientHints,
             errorCacheControl: configuration.errorCacheControl, now: configuration.clock, logger: logger
@@ -122,7 +135,8 @@ extension ServerApplication {
             healthCheckPath: configuration.healthCheckPath, logger: logger
         ))
         let drain = ShutdownDrain(
-            pipeline: pipeline, writes: writes, http: http, announces: configuration.cacheDirectory != nil, logger: logger
+            pipeline: pipeline, writes: writes, http: http, bucket: bucket,
+            announces: configuration.cacheDirectory != nil || bucket != nil, logger: logger
         )
         return Application(
             router: router,

@@ -10,6 +10,9 @@ struct ServerError: Error, Equatable {
     var message: String
     /// Seconds a client should wait before retrying (503 only).
     var retryAfter: Int?
+    /// For the log, never the body: what failed, as the loader names it (`HTTP 403 from
+    /// s3://photos/a.jpg`), sources without their query and never a credential.
+    var detail: String?
 
     static func badRequest(_ message: String) -> ServerError { ServerError(status: .badRequest, message: message) }
     static func forbidden(_ message: String) -> ServerError { ServerError(status: .forbidden, message: message) }
@@ -74,5 +77,6 @@ extension ServerError {
         case .cancelled:
             self.init(status: .init(code: 499, reasonPhrase: "Client Closed Request"), message: "cancelled")
         }
+        detail = String(describing: error)
     }
 }

@@ -25,8 +25,10 @@ final class ServerProcess: Sendable {
 
     /// Starts the `imagery-server` built beside the tests; ready once it logs "listening".
     /// ``line(containing:)`` can await the lines that contain a string in `watching`.
-    static func start(_ arguments: [String], watching: [String] = []) throws -> ServerProcess {
-        try start(executable: ChildProcess.executable("imagery-server")!, arguments, readyMarker: "listening", watching: watching)
+    static func start(_ arguments: [String], watching: [String] = [], environment: [String: String] = [:]) throws -> ServerProcess {
+        try start(
+            executable: ChildProcess.executable("imagery-server")!, arguments, readyMarker: "listening", watching: watching, environment: environment
+        )
     }
 
     /// Starts `executable`, with `environment` added to this process's; ready once a line of

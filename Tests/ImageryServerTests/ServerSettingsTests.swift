@@ -29,6 +29,8 @@ struct ServerSettingsTests {
         "watermark-opacity": ("0.5", "0.5"), "enable-client-hints": ("true", "true"), "preferred-formats": ("png,jpg", "png,jpg"),
         "use-s3": ("true", "true"), "s3-endpoint": ("http://127.0.0.1:9000", "http://127.0.0.1:9000"), "s3-region": ("eu-west-1", "eu-west-1"),
         "s3-endpoint-use-path-style": ("false", "false"), "s3-allowed-buckets": ("photos,media", "photos,media"), "s3-denied-buckets": ("private", "private"),
+        "s3-result-storage": ("results/imagery", "results/imagery"), "s3-result-storage-timeout": ("0.25", "0.25"),
+        "s3-result-storage-write-timeout": ("5", "5"),
     ]
 
     /// Settings left out of a file that sets all the others: each excludes one that is in it.

@@ -113,7 +113,7 @@ extension ShutdownTests {
         defer { origin.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-drain-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let draining = "draining disk-cache writes"
+        let draining = "draining response writes"
         // The server's writes wait on the lock this test holds for as long as it takes to make
         // six images and signal under a loaded CI run: the default 10 s is not enough there.
         let server = try ServerProcess.start(
@@ -135,7 +135,7 @@ extension ShutdownTests {
             let reply = try await Cluster.get(port: port, "/unsafe/rs:fit:\(64 + index):64/plain/http://127.0.0.1:\(origin.port)/photo-\(index).jpg")
             #expect(reply.status == 200)
         }
-        let begun = Int(try await Cluster.metric("imagery_response_disk_writes_total", port: port))
+        let begun = Int(try await Cluster.metric(#"imagery_response_writes_total{tier="disk"}"#, port: port))
         #expect(begun >= 6)
 
         // When SIGTERM arrives, and the lock is released only once the server says it drains

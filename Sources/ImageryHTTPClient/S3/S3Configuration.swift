@@ -15,7 +15,9 @@ import Foundation
 /// // ImageRequest(url: URL(string: "s3://photos/album/a.jpg")!) now loads from the bucket.
 /// ```
 public struct S3Configuration: Sendable {
+    /// Who signs every request.
     public var credentials: AWSCredentials
+    /// The region the signature names (`us-east-1` for most S3-compatible stores).
     public var region: String
     /// `nil` for AWS's endpoint in ``region``.
     public var endpoint: URL?
@@ -31,10 +33,15 @@ public struct S3Configuration: Sendable {
         self.usesPathStyle = usesPathStyle
     }
 
-    /// The signed request for `location`: its URL and headers.
-    func request(for location: S3Location, date: Date = Date()) -> (url: URL, headers: [(String, String)]) {
+    /// The signed request for `location`: its URL and headers. `extra` headers (a content
+    /// type, `x-amz-meta-*`) are signed and sent; `payloadHash` is the body's SHA-256 in hex,
+    /// so the store refuses a body that arrives damaged.
+    func request(
+        for location: S3Location, method: String = "GET", extra: [(String, String)] = [],
+        payloadHash: String = AWSSignatureV4.emptyPayload, date: Date = Date()
+    ) -> (url: URL, headers: [(String, String)]) {
         let url = location.url(endpoint: endpoint ?? S3Location.awsEndpoint(region: region), pathStyle: usesPathStyle)
         let signer = AWSSignatureV4(credentials: credentials, region: region)
-        return (url, signer.headers(method: "GET", url: url, payloadHash: AWSSignatureV4.emptyPayload, date: date))
+        return (url, signer.headers(method: method, url: url, extra: extra, payloadHash: payloadHash, date: date))
     }
 }

@@ -23,10 +23,35 @@ extension ServerConfiguration {
     /// - Throws: ``ServerSetupError/s3(_:)`` with `--use-s3` but no credentials in the environment.
     func s3() throws(ServerSetupError) -> S3Configuration? {
         guard useS3 else { return nil }
-        guard let s3Credentials else { throw .s3("--use-s3 needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment") }
+        return try s3Store(for: "--use-s3")
+    }
+
+    /// The S3-compatible store that `s3://` sources and result storage share.
+    private func s3Store(for setting: String) throws(ServerSetupError) -> S3Configuration {
+        guard let s3Credentials else { throw .s3("\(setting) needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment") }
         return S3Configuration(
             credentials: s3Credentials, region: s3Region, endpoint: s3Endpoint.flatMap(URL.init(string:)), usesPathStyle: s3UsesPathStyle
         )
+    }
+
+    /// Result storage's store, bucket and key prefix (empty, or ending in `/`), with
+    /// `--s3-result-storage`; `nil` without it.
+    ///
+    /// - Throws: ``ServerSetupError/s3(_:)`` for a malformed value or no credentials.
+    func resultStorage() throws(ServerSetupError) -> (store: S3Configuration, bucket: String, prefix: String)? {
+        guard let s3ResultStorage else { return nil }
+        guard let parts = Self.resultStorageParts(s3ResultStorage) else { throw .s3("--s3-result-storage: \(s3ResultStorage) is not bucket[/prefix]") }
+        return (try s3Store(for: "--s3-result-storage"), parts.bucket, parts.prefix)
+    }
+
+    /// `bucket[/prefix]` split, the prefix given a trailing `/`; `nil` for a bucket name S3
+    /// does not allow.
+    static func resultStorageParts(_ value: String) -> (bucket: String, prefix: String)? {
+        let parts = value.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let bucket = String(parts[0])
+        guard S3Location.isValidBucket(bucket) else { return nil }
+        let prefix = parts.count > 1 ? String(parts[1].drop { $0 == "/" }) : ""
+        return (bucket, prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/")
     }
 
     /// The origin loader's limits, and the SSRF guard on every hop.

@@ -50,7 +50,7 @@ package struct ServerConfiguration: Sendable {
         get { sources.localRoot }
         set { sources.localRoot = newValue }
     }
-    /// Whether to serve the embedded gallery and a page showing it at `/`. Default: `false`.
+    /// Whether `s3://bucket/key[?version]` sources are read. Default: `false`.
     package var useS3: Bool {
         get { sources.allowsS3 }
         set { sources.allowsS3 = newValue }
@@ -69,6 +69,7 @@ package struct ServerConfiguration: Sendable {
     package var s3UsesPathStyle = true
     /// From `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`.
     package var s3Credentials: AWSCredentials?
+    /// Whether to serve the embedded gallery and a page showing it at `/`. Default: `false`.
     package var demo = false
     /// With `--demo`: the gallery's folder, listed on a page at `/` whose URLs read its photos as
     /// `local://` sources (so it is the local root too). Default: none.
@@ -173,6 +174,16 @@ package struct ServerConfiguration: Sendable {
     /// How long a disk-cache read or write waits for another instance's lock on a shared
     /// `cacheDirectory` before it gives up (a miss, or an entry not stored). Default: 10 s.
     package var cacheLockTimeout: Duration = .seconds(10)
+    /// `bucket` or `bucket/prefix`: result storage, responses shared through an S3-compatible
+    /// bucket (on ``s3Endpoint``, signed with ``s3Credentials``) by instances on any machine;
+    /// `nil` keeps it off. Default: none.
+    package var s3ResultStorage: String?
+    /// How long a result-storage lookup may take before the request is processed instead: a
+    /// store's round trip, not its worst case. Default: 0.5 s.
+    package var s3ResultStorageTimeout: Duration = .milliseconds(500)
+    /// How long a result-storage write may take; writes run after their response is sent, and
+    /// a graceful shutdown waits for them. Default: 10 s.
+    package var s3ResultStorageWriteTimeout: Duration = .seconds(10)
 
     // MARK: Logging
 

@@ -12,10 +12,11 @@ final class ServerMetrics: Sendable {
     private let latency: DurationHistogram
     private let inFlight: Gauge
     private let queued: Gauge
-    private let memoryHits: Counter
-    private let diskHits: Counter
+    private let hits: [Tier: Counter]
     private let misses: Counter
-    private let diskWrites: Counter
+    private let writes: [Tier: Counter]
+    private let storageFailures: [StorageOperation: Counter]
+    private let storageSkips: [StorageOperation: Counter]
     /// One counter per status, made on first use (the registry returns the same one for a
     /// name and labels, but making it takes its lock; this map is read far more often).
     private let byStatus = Locked<[Int: Counter]>([:])   // not Mutex: TSan cannot see its futex
@@ -31,30 +32,44 @@ final class ServerMetrics: Sendable {
         queued = registry.makeGauge(descriptor: Self.name(
             "image_requests_queued", unit: "", "Image requests admitted and not yet answered (running or waiting); --max-queue bounds it."
         ))
-        let hits = Self.name("response_hits", unit: "total", "Image requests answered from a response tier, by tier.")
-        memoryHits = registry.makeCounter(descriptor: hits, labels: [("tier", "memory")])
-        diskHits = registry.makeCounter(descriptor: hits, labels: [("tier", "disk")])
+        let hitName = Self.name("response_hits", unit: "total", "Image requests answered from a response tier, by tier.")
+        hits = Dictionary(uniqueKeysWithValues: Tier.allCases.map { ($0, registry.makeCounter(descriptor: hitName, labels: [("tier", $0.rawValue)])) })
         misses = registry.makeCounter(descriptor: Self.name(
             "response_misses", unit: "total", "Image requests that passed every check and found no stored response (rendered, or refused by the queue)."
         ))
-        diskWrites = registry.makeCounter(descriptor: Self.name(
-            "response_disk_writes", unit: "total", "Responses written to the disk tier (begun; a graceful shutdown waits for them)."
-        ))
+        let writeName = Self.name(
+            "response_writes", unit: "total", "Responses written to a shared tier, disk or bucket (begun; a graceful shutdown waits for them)."
+        )
+        writes = Dictionary(uniqueKeysWithValues: [Tier.disk, .bucket].map { ($0, registry.makeCounter(descriptor: writeName, labels: [("tier", $0.rawValue)])) })
+        let failureName = Self.name(
+            "result_storage_errors", unit: "total", "Result-storage lookups and writes that failed or timed out (each request was processed instead)."
+        )
+        storageFailures = Dictionary(uniqueKeysWithValues: StorageOperation.allCases.map {
+            ($0, registry.makeCounter(descriptor: failureName, labels: [("operation", $0.rawValue)]))
+        })
+        let skipName = Self.name(
+            "result_storage_skipped", unit: "total", "Result-storage lookups and writes not tried because the store kept failing (its circuit breaker was open)."
+        )
+        storageSkips = Dictionary(uniqueKeysWithValues: StorageOperation.allCases.map {
+            ($0, registry.makeCounter(descriptor: skipName, labels: [("operation", $0.rawValue)]))
+        })
     }
 
     /// A response tier the server keeps its encoded answers in.
-    enum Tier { case memory, disk }
+    enum Tier: String, CaseIterable { case memory, disk, bucket }
 
-    func responseHit(_ tier: Tier) {
-        switch tier {
-        case .memory: memoryHits.increment()
-        case .disk: diskHits.increment()
-        }
-    }
+    /// What result storage was asked to do.
+    enum StorageOperation: String, CaseIterable { case lookup, write }
+
+    func responseHit(_ tier: Tier) { hits[tier]?.increment() }
 
     func responseMiss() { misses.increment() }
 
-    func responseWrittenToDisk() { diskWrites.increment() }
+    func responseWriteBegun(_ tier: Tier) { writes[tier]?.increment() }
+
+    func resultStorageFailed(_ operation: StorageOperation) { storageFailures[operation]?.increment() }
+
+    func resultStorageSkipped(_ operation: StorageOperation) { storageSkips[operation]?.increment() }
 
     func requestStarted() { inFlight.increment() }
 

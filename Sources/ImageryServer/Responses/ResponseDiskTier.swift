@@ -6,10 +6,13 @@ import NIOCore
 /// of their ``ResponseVariantKey``: a hit is served without a download, a decode or an encode,
 /// by any instance that shares the directory. Writes run in the background, tracked by
 /// ``BackgroundWrites`` so that a graceful shutdown lets them land.
-struct ResponseDiskTier: Sendable {
+struct ResponseDiskTier: ResponseStoring {
     let store: any DataCaching
     let writes: BackgroundWrites
     let cacheControl: String
+    let metrics: ServerMetrics
+
+    var tier: ServerMetrics.Tier { .disk }
 
     /// The stored response for `key`, or `nil`; an entry that does not parse is a miss.
     func response(for key: ResponseVariantKey) async -> CachedResponse? {
@@ -20,6 +23,7 @@ struct ResponseDiskTier: Sendable {
     /// Stores `response` under `key` in the background.
     func store(_ response: CachedResponse, for key: ResponseVariantKey) {
         let store = self.store, name = Self.name(key), bytes = Self.encode(response)
+        metrics.responseWriteBegun(.disk)
         writes.run { await store.storeData(bytes, for: name) }
     }
 

@@ -3,8 +3,8 @@ import Imagery
 import ImageryImgproxy
 import Logging
 
-/// Answers an imgproxy path: from the response cache, else from the disk tier, else by
-/// checking the path and rendering it within the admission limit.
+/// Answers an imgproxy path: from the response cache, else from the shared tiers (the disk
+/// tier, result storage), else by checking the path and rendering it within the admission limit.
 ///
 /// A hit is looked up by the path as sent, before parsing: the same path always parses,
 /// checks and plans the same (one configuration per process, whose output-changing settings
@@ -14,7 +14,8 @@ struct ImageEndpoint: Sendable {
     let renderer: ImageRenderer
     let admission: Admission
     let responses: ResponseCache
-    let disk: ResponseDiskTier?
+    /// The disk tier and result storage, in the order they are asked.
+    let shared: [any ResponseStoring]
     let metrics: ServerMetrics
     /// How `Accept` chooses among the formats this build writes.
     let negotiation: FormatNegotiation
@@ -53,11 +54,13 @@ struct ImageEndpoint: Sendable {
             let plan = try preflight.plan(for: path, hints: hints)
             // Before any work: an expired URL is 404 whatever is stored for it.
             if let expires = plan.expires, expires <= now() { throw ServerError(status: .notFound, message: "the URL has expired") }
-            if let disk, var stored = await disk.response(for: key) {
-                metrics.responseHit(.disk)
+            for (index, tier) in shared.enumerated() {
+                guard var stored = await tier.response(for: key) else { continue }
+                metrics.responseHit(tier.tier)
                 stored.expires = plan.expires
                 stored.disposition = stored.disposition(for: plan)
                 responses.store(stored, for: key)
+                for nearer in shared[..<index] { nearer.store(stored, for: key) }   // a bucket hit fills the disk tier
                 return try stored.response(ifNoneMatch: ifNoneMatch, expires: plan.expires, now: now())
             }
             metrics.responseMiss()
@@ -65,14 +68,13 @@ struct ImageEndpoint: Sendable {
             rendered.expires = plan.expires
             rendered.disposition = rendered.disposition(for: plan)
             responses.store(rendered, for: key)
-            if let disk {
-                disk.store(rendered, for: key)
-                metrics.responseWrittenToDisk()
-            }
+            for tier in shared { tier.store(rendered, for: key) }
             return try rendered.response(ifNoneMatch: ifNoneMatch, expires: plan.expires, now: now())
         } catch {
             if error.status.code >= 500 {
-                logger.warning("request failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
+                var metadata: Logger.Metadata = ["status": "\(error.status.code)", "error": "\(error.message)"]
+                if let detail = error.detail { metadata["detail"] = "\(detail)" }
+                logger.warning("request failed", metadata: metadata)
             }
             return PlainResponse.error(error, cacheControl: errorCacheControl)
         }

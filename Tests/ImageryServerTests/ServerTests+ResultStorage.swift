@@ -1,0 +1,174 @@
+import Foundation
+import Imagery
+import ImageryHTTPClient
+import ImageryImgproxy
+@testable import ImageryServer
+import ImageryTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Result storage in a bucket of a real S3 API server (moto) on 127.0.0.1.
+@Suite(
+    "imagery-server with result storage in a bucket", .timeLimit(.minutes(3)),
+    .enabled(if: MotoServer.binary != nil, "moto_server is not installed (pip install \"moto[server]\"; .ci/run installs it)")
+)
+struct ResultStorageTests {
+    static let credentials = AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")
+
+    /// An instance storing results in `results/cache/` of `moto`, reading sources from loopback.
+    static func instance(
+        _ moto: MotoServer, _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> ServerHarness {
+        try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.s3Endpoint = moto.endpoint
+            $0.s3Credentials = credentials
+            $0.s3ResultStorage = "results/cache"
+            configure(&$0)
+        }
+    }
+
+    /// The value of `series` (name and labels) in `server`'s `/metrics`.
+    static func metric(_ series: String, of server: ServerHarness) -> Double {
+        String(decoding: server.server.metrics.render(), as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix(series + " ") }
+            .flatMap { $0.split(separator: " ").last }
+            .flatMap { Double($0) } ?? 0
+    }
+
+    @Test("A result made by one instance is served by a second, fresh one with zero downloads and zero decodes; a damaged object is a miss")
+    func sharedAcrossInstances() async throws {
+        let moto = try await MotoServer.start()
+        defer { moto.process.kill() }
+        _ = try await moto.python(#"s3.create_bucket(Bucket="results")"#)
+        let origin = try TestHTTPServer { request in request.path == "/photo.jpg" ? .ok(Fixtures.rocket) : .status(404) }
+        defer { origin.stop() }
+        let path = "/unsafe/rs:fit:120:120/plain/http://127.0.0.1:\(origin.port)/photo.jpg"
+
+        // Given one instance that answered the URL and stored its result
+        let first = try await Self.instance(moto)
+        let made = try await first.get(path)
+        #expect(made.status == 200)
+        await first.server.writes.drain()
+        first.cancel()
+        #expect(Self.metric(#"imagery_response_writes_total{tier="bucket"}"#, of: first) == 1)
+        let stored = try await moto.python("""
+            listed = s3.list_objects_v2(Bucket="results", Prefix="cache/").get("Contents", [])
+            head = s3.head_object(Bucket="results", Key=listed[0]["Key"])
+            print(len(listed), head["ContentType"], head["ContentLength"], head["Metadata"]["imagery-etag"])
+            """)
+        #expect(stored == "1 image/jpeg \(made.body.count) \(made.header("etag") ?? "no ETag")")
+
+        // When a fresh instance, with nothing in memory, is asked the same
+        let second = try await Self.instance(moto)
+        defer { second.cancel() }
+        let served = try await second.get(path)
+
+        // Then it answers the same bytes and headers from the bucket, without the origin
+        #expect(served.status == 200 && served.body == made.body)
+        #expect(served.header("etag") == made.header("etag") && served.header("content-type") == "image/jpeg")
+        #expect(origin.hits("/photo.jpg") == 1)
+        #expect(second.server.pipeline.statistics.downloads == 0 && second.server.pipeline.statistics.decodes == 0)
+        #expect(Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: second) == 1)
+        #expect(Self.metric("imagery_response_misses_total", of: second) == 0)
+
+        // And an object whose body no longer matches its checksum is a miss, processed afresh
+        _ = try await moto.python("""
+            key = s3.list_objects_v2(Bucket="results", Prefix="cache/")["Contents"][0]["Key"]
+            head = s3.head_object(Bucket="results", Key=key)
+            s3.put_object(Bucket="results", Key=key, Body=b"not the image", ContentType="image/jpeg", Metadata=head["Metadata"])
+            """)
+        let third = try await Self.instance(moto)
+        defer { third.cancel() }
+        let remade = try await third.get(path)
+        #expect(remade.status == 200 && remade.body == made.body)
+        #expect(third.server.pipeline.statistics.downloads == 1)
+        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="lookup"}"#, of: third) == 1)
+        await third.server.writes.drain()
+        await moto.stop()
+    }
+
+    @Test("A store that stops answering mid-run: every request is still answered, and after five failures in a row the store is not asked")
+    func storeStoppedMidRun() async throws {
+        let moto = try await MotoServer.start()
+        defer { moto.process.kill() }   // SIGKILL ends a stopped process too
+        _ = try await moto.python(#"s3.create_bucket(Bucket="results")"#)
+        let origin = try TestHTTPServer { request in request.path.hasPrefix("/photo-") ? .ok(Fixtures.rocket) : .status(404) }
+        defer { origin.stop() }
+        let server = try await Self.instance(moto) {
+            $0.s3ResultStorageTimeout = .milliseconds(200)
+            $0.s3ResultStorageWriteTimeout = .milliseconds(200)
+        }
+        defer { server.cancel() }
+        func answer(_ index: Int) async throws -> Int {
+            let reply = try await server.get("/unsafe/w:\(60 + index)/plain/http://127.0.0.1:\(origin.port)/photo-\(index).jpg")
+            await server.server.writes.drain()   // so the breaker sees each write's outcome in order
+            return reply.status
+        }
+        #expect(try await answer(0) == 200)
+        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="write"}"#, of: server) == 0)
+
+        // When the store stops (SIGSTOP: its socket still takes connections, and never answers)
+        moto.process.signal(SIGSTOP)
+        defer { moto.process.signal(SIGCONT) }
+        for index in 1...4 { #expect(try await answer(index) == 200) }
+
+        // Then the first two requests' lookups and writes fail at their deadlines, the third's
+        // lookup opens the breaker, and from then on the store is not asked
+        func count(_ name: String, _ operation: String) -> Double {
+            Self.metric("imagery_result_storage_\(name)_total{operation=\"\(operation)\"}", of: server)
+        }
+        #expect(count("errors", "lookup") == 3 && count("errors", "write") == 2)
+        #expect(count("skipped", "lookup") == 1 && count("skipped", "write") == 2)
+        #expect(origin.events.count("request") == 5)   // each image downloaded once
+    }
+
+    @Test(
+        "SIGTERM lets every result-storage write land before the process exits",
+        .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
+    )
+    func shutdownDrainsResultWrites() async throws {
+        let moto = try await MotoServer.start()
+        defer { moto.process.kill() }
+        _ = try await moto.python(#"s3.create_bucket(Bucket="results")"#)
+        let origin = try TestHTTPServer { request in request.path.hasPrefix("/photo-") ? .ok(Fixtures.rocket) : .status(404) }
+        defer { origin.stop() }
+        let draining = "draining response writes"
+        // Lookups give up at once on the stopped store; writes wait for it for as long as a
+        // loaded CI run may take to signal.
+        let server = try ServerProcess.start(
+            [
+                "--port", "0", "--allow-loopback-sources", "--s3-endpoint", moto.endpoint, "--s3-result-storage", "results",
+                "--s3-result-storage-timeout", "0.05", "--s3-result-storage-write-timeout", "600",
+            ],
+            watching: [draining],
+            environment: ["AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"]
+        )
+        defer { server.kill() }
+        let port = try await server.port()
+
+        // Given the store stopped, so every write the server begins waits
+        moto.process.signal(SIGSTOP)
+        defer { moto.process.signal(SIGCONT) }
+        // And 4 images answered (fewer than the 5 failed lookups that open the breaker)
+        for index in 0..<4 {
+            let reply = try await Cluster.get(port: port, "/unsafe/w:\(64 + index)/plain/http://127.0.0.1:\(origin.port)/photo-\(index).jpg")
+            #expect(reply.status == 200)
+        }
+        let begun = Int(try await Cluster.metric(#"imagery_response_writes_total{tier="bucket"}"#, port: port))
+        #expect(begun == 4)
+
+        // When SIGTERM arrives, and the store answers again only once the server says it drains
+        server.signal(SIGTERM)
+        #expect(await server.line(containing: draining), "the server exited without draining")
+        moto.process.signal(SIGCONT)
+        #expect(await server.exitCode() == 0)
+
+        // Then every write it began is in the bucket
+        let listed = try await moto.python(#"print(s3.list_objects_v2(Bucket="results").get("KeyCount", 0))"#)
+        #expect(listed == String(begun))
+        await moto.stop()
+    }
+}
