@@ -5,6 +5,9 @@ import ImageryHTTPClient
 @testable import ImageryServer
 import ImageryTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `s3://` sources from a real S3 API server (moto) on 127.0.0.1.
 @Suite(
@@ -58,6 +61,35 @@ struct S3SourceTests {
         let malformed = try await get("s3://Not_A_Bucket/a.jpg")
         #expect(malformed.status == 400)
 
+        await moto.stop()
+    }
+
+    @Test("A store that stops answering is 504 at --upstream-timeout, and the warning names the bucket and key")
+    func slowStore() async throws {
+        let moto = try await MotoServer.start()
+        defer { moto.process.kill() }   // SIGKILL ends a stopped process too
+        let rocket = try MotoServer.file(Fixtures.rocket)
+        defer { try? FileManager.default.removeItem(atPath: rocket) }
+        _ = try await moto.python("""
+            s3.create_bucket(Bucket="photos")
+            s3.put_object(Bucket="photos", Key="rocket.jpg", Body=open("\(rocket)", "rb").read())
+            """)
+        let server = try await ServerHarness.start {
+            $0.useS3 = true
+            $0.s3Endpoint = moto.endpoint
+            $0.s3Credentials = AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")
+            $0.upstreamTimeout = .seconds(1)
+        }
+        defer { server.cancel() }
+
+        // SIGSTOP: moto's socket still takes connections, and nothing answers them.
+        moto.process.signal(SIGSTOP)
+        defer { moto.process.signal(SIGCONT) }
+        let reply = try await server.get("/unsafe/w:100/plain/s3://photos/rocket.jpg")
+        #expect(reply.status == 504 && reply.text == "source: the origin timed out\n")
+        // What the warning logs beside the status: bucket and key, as the loader names them.
+        #expect(ServerError(DataLoadingError.timedOut(source: "s3://photos/rocket.jpg")).detail == "timed out loading s3://photos/rocket.jpg")
+        moto.process.signal(SIGCONT)
         await moto.stop()
     }
 
