@@ -133,14 +133,14 @@ struct DiskCacheBenchCommand: AsyncParsableCommand {
             return ImagePipeline(configuration: configuration)
         }
         let warmUp = pipeline()
-        _ = try await warmUp.image(for: request)
+        _ = try await warmUp.response(for: request)
         await warmUp.waitUntilIdle()
         let warm = pipeline()
         var diskTimes: [Double] = [], decodeTimes: [Double] = []
         let thumbnailer = Thumbnailer(resize: .fit(width: 256, height: 256))
         for _ in 0..<repetitions * 4 {
             let ms = try await Measurement.timeAsync {
-                guard try await warm.image(for: request).origin == .disk else { throw ValidationError("not a disk hit") }
+                guard try await warm.response(for: request).origin == .disk else { throw ValidationError("not a disk hit") }
             }
             diskTimes.append(ms)
             decodeTimes.append(try Measurement.time { _ = try thumbnailer.thumbnail(from: bytes) })

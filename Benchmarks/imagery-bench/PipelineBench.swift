@@ -136,7 +136,7 @@ struct PipelineBench {
     }
 
     func warm() async throws {
-        for request in requests { _ = try await pipeline.image(for: request) }
+        for request in requests { _ = try await pipeline.response(for: request) }
         for request in requests { await actorCache.store(pipeline.cacheKey(for: request), pipeline.cachedImage(for: request)!) }
     }
 
@@ -175,7 +175,7 @@ struct PipelineBench {
     func asyncHits(_ count: Int) async throws -> Double {
         let clock = ContinuousClock(), start = clock.now
         for index in 0..<count {
-            let response = try await pipeline.image(for: requests[index % 100])
+            let response = try await pipeline.response(for: requests[index % 100])
             guard response.origin == .memory else { throw ValidationError("not a memory hit") }
         }
         return (clock.now - start).seconds * 1e9 / Double(count)
@@ -228,7 +228,7 @@ struct PipelineBench {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<count {
                 let request = requests[index % 100]
-                group.addTask { _ = try await pipeline.image(for: request) }
+                group.addTask { _ = try await pipeline.response(for: request) }
             }
             try await group.waitForAll()
         }

@@ -25,3 +25,9 @@ extension ImagePipeline.Configuration {
         return configuration
     }
 }
+
+/// What the core's `ImagePipeline.Configuration.platformDefault` uses on Linux, found
+/// by name when this module is linked, so that `ImagePipeline.shared` decodes with no setup.
+package enum StandardCodecs: StandardCodecsProviding {
+    package static var standardConfiguration: ImagePipeline.Configuration { .standard }
+}

@@ -54,6 +54,21 @@ public struct ImgproxyURLBuilder: ImageRequestRouting, Sendable {
         URL(string: base + path(source: source, options: options, format: format))
     }
 
+    /// The `/info` URL of `source` with info `options` (imgproxy's segments, such as `th:1`
+    /// for a ThumbHash or `bh:4:3` for a BlurHash), signed as processing URLs are. The answer
+    /// is JSON; `imagery-server` answers it openly, imgproxy in its paid edition.
+    ///
+    /// ```swift
+    /// let url = builder.infoURL(source: photo.absoluteString, options: ["th:1"])!
+    /// struct Info: Decodable { let thumb_hash: String }
+    /// let info = try JSONDecoder().decode(Info.self, from: try await URLSession.shared.data(from: url).0)
+    /// request.placeholder = PlaceholderHash(thumbHashHex: info.thumb_hash)
+    /// ```
+    public func infoURL(source: String, options: [String]) -> URL? {
+        let unsigned = ImgproxyPath.unsigned(options: options, source: source)
+        return URL(string: base + "/info/" + (signer?.sign(unsigned) ?? "_") + unsigned)
+    }
+
     /// The signed path (`/{signature}/{options}/{source}`) of `source` with `options`.
     public func path(source: String, options: ImgproxyOptions, format: ImageFormat? = nil) -> String {
         let unsigned = ImgproxyPath.unsigned(options: options.segments, source: source, format: format)

@@ -46,7 +46,7 @@ struct PipelineDiskTests {
         let requests = (0..<3).map { source.request($0) } + fullSize
 
         let first = try pipeline(policy: policy)
-        for request in requests { _ = try await first.image(for: request) }
+        for request in requests { _ = try await first.response(for: request) }
         await first.waitUntilIdle()
         let downloads = source.loads.withLock { $0 }
 
@@ -54,7 +54,7 @@ struct PipelineDiskTests {
         let second = try pipeline(policy: policy)
         var widths: [Int] = []
         for request in requests {
-            let response = try await second.image(for: request)
+            let response = try await second.response(for: request)
             #expect(response.origin == .disk)
             widths.append(response.image.width)
         }
@@ -69,14 +69,14 @@ struct PipelineDiskTests {
         let source = CountingSource()
         let request = source.request(0, resize: nil)
         let first = try pipeline(policy: .originalData)
-        _ = try await first.image(for: request)
+        _ = try await first.response(for: request)
         await first.waitUntilIdle()
         try await rawDatabase(directory.path + "/cache.sqlite").write { db in
             try db.execute(sql: "UPDATE entry SET data = randomblob(length(data))")
         }
 
         let second = try pipeline(policy: .originalData)
-        let response = try await second.image(for: request)
+        let response = try await second.response(for: request)
 
         #expect(response.origin == .source)
         #expect(response.image.width == 640)
@@ -91,7 +91,7 @@ struct PipelineDiskTests {
         #expect(error != nil)
         #expect(configuration.dataCache == nil)
         let pipeline = ImagePipeline(configuration: configuration)
-        let response = try await pipeline.image(for: CountingSource().request(2))
+        let response = try await pipeline.response(for: CountingSource().request(2))
         #expect(response.image.width == 64)
     }
 
@@ -100,16 +100,16 @@ struct PipelineDiskTests {
         let source = CountingSource()
         let pipeline = try pipeline(policy: .both)
         let request = source.request(0)
-        _ = try await pipeline.image(for: request)
+        _ = try await pipeline.response(for: request)
         await pipeline.waitUntilIdle()
 
         await pipeline.removeCachedImage(for: request)
         #expect(pipeline.cachedImage(for: request) == nil)
-        #expect(try await pipeline.image(for: request).origin == .source)
+        #expect(try await pipeline.response(for: request).origin == .source)
         await pipeline.waitUntilIdle()
 
         await pipeline.removeAllCachedImages()
-        #expect(try await pipeline.image(for: request).origin == .source)
+        #expect(try await pipeline.response(for: request).origin == .source)
         #expect(source.loads.withLock { $0 } == 3)
     }
 
@@ -120,13 +120,13 @@ struct PipelineDiskTests {
         circle.processors = [.circle]
         blurred.processors = [.blur(sigma: 3)]
         let first = try pipeline(policy: .processedImages)
-        let expected = try await [first.image(for: circle).image, first.image(for: blurred).image]
+        let expected = try await [first.response(for: circle).image, first.response(for: blurred).image]
         await first.waitUntilIdle()
         // One after the other, and with no original kept: a load each.
         #expect(source.loads.withLock { $0 } == 2)
 
         let second = try pipeline(policy: .processedImages)
-        let hits = try await [second.image(for: circle), second.image(for: blurred)]
+        let hits = try await [second.response(for: circle), second.response(for: blurred)]
         #expect(hits.allSatisfy { $0.origin == .disk })
         #expect(source.loads.withLock { $0 } == 2)
         #expect(hits[0].image.pixel(x: 0, y: 0).alpha == 0)    // the circle kept its alpha (PNG)
@@ -163,7 +163,7 @@ struct PipelineDiskTests {
         let source = HeldSource()
         let request = source.request(1)
         let first = try pipeline(policy: .both)
-        _ = try await first.image(for: request)
+        _ = try await first.response(for: request)
         await first.waitUntilIdle()
 
         let second = try pipeline(policy: .both)
@@ -173,7 +173,7 @@ struct PipelineDiskTests {
         let fresh = second.imageTask(with: reload)
         await second.graph.waitUntil { $0.registeredCount == 1 }
         // The reload is in flight at the source; the other caller is answered from disk.
-        let cached = try await second.image(for: request)
+        let cached = try await second.response(for: request)
         #expect(cached.origin == .disk)
         source.release()
         #expect(try await fresh.response.origin == .source)
@@ -186,7 +186,7 @@ struct PipelineDiskTests {
         var skips = source.request(2)
         skips.options.insert(.skipDiskCacheWrite)
         let pipeline = try pipeline(policy: .both)
-        _ = try await pipeline.image(for: skips)
+        _ = try await pipeline.response(for: skips)
         await pipeline.waitUntilIdle()
         #expect(pipeline.statistics.diskWrites == 0)
 

@@ -104,7 +104,7 @@ struct ReadOnlyCacheTests {
         }, resize: .fit(width: 64, height: 64))
         do {
             let writer = ImagePipeline(configuration: .standard.with { $0.useDiskCache(directory: directory.path) })
-            _ = try await writer.image(for: request)
+            _ = try await writer.response(for: request)
             await writer.waitUntilIdle()
         }
         try Self.checkpoint(directory.path)
@@ -112,7 +112,7 @@ struct ReadOnlyCacheTests {
         var configuration = ImagePipeline.Configuration.standard
         #expect(configuration.useDiskCache(directory: mount.path) == nil)
         let reader = ImagePipeline(configuration: configuration)
-        let response = try await reader.image(for: request)
+        let response = try await reader.response(for: request)
         #expect(response.origin == .disk)
         #expect(loads.withLock { $0 } == 1)
         await reader.waitUntilIdle()

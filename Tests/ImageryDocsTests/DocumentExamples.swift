@@ -23,7 +23,7 @@ func libraryExample(url: URL, cell: Cell, userID: Int, database: AvatarDatabase,
 
     // One call: memory cache, else one shared download and one shared decode, at the size asked.
     let request = ImageRequest(url: url, resize: .fit(width: 256, height: 256))
-    let response = try await pipeline.image(for: request)
+    let response = try await pipeline.response(for: request)
     print(response.image.width, response.origin)            // 256 source   (then: memory)
 
     // A list cell: a hit is synchronous, with no hop and no suspension, so it shows in the same frame.
@@ -54,11 +54,10 @@ func libraryExample(url: URL, cell: Cell, userID: Int, database: AvatarDatabase,
 
 func foundationExample(photoURL: URL, exportURL: URL, albumID: Int, store: CoverStore) async throws {
     // Example: foundation begin
-    // The shared pipeline; on Linux set it once at start (Apple platforms decode with ImageIO).
-    ImagePipeline.shared = ImagePipeline(configuration: .standard)
+    // The shared pipeline decodes with no setup: ImageIO on Apple platforms, ImageryCodecs on Linux.
     let pipeline = ImagePipeline.shared
 
-    let photo = try await pipeline.image(for: photoURL)                   // a URL, full size
+    let photo = try await pipeline.image(for: photoURL)                   // a URL, full size: the image
     let thumbnail = ImageRequest(url: "https://example.com/p/42.jpg",     // a String from JSON
                                  resize: .fill(width: 240, height: 240))
 
@@ -68,7 +67,7 @@ func foundationExample(photoURL: URL, exportURL: URL, albumID: Int, store: Cover
 
     // Typed errors all the way: no casting in the catch.
     do {
-        _ = try await pipeline.image(for: thumbnail)
+        _ = try await pipeline.response(for: thumbnail)
     } catch .loadingFailed(.notFound) {
         print("gone")
     } catch {
@@ -107,7 +106,7 @@ func diskCacheExample(request: ImageRequest) async throws {
     configuration.useDiskCache(directory: caches.appendingPathComponent("images"))   // logs one warning and goes on without it if it cannot open
     let pipeline = ImagePipeline(configuration: configuration)
 
-    let response = try await pipeline.image(for: request)   // next launch: response.origin == .disk, no download
+    let response = try await pipeline.response(for: request)   // next launch: response.origin == .disk, no download
     await pipeline.removeCachedImage(for: request)          // both tiers
     print(pipeline.statistics.diskHits, pipeline.statistics.diskEvictions)   // one statistics type, disk counts included
     // Example: disk cache end
@@ -118,7 +117,7 @@ func gettingStartedLoad(url: URL) async throws {
     // Example: getting started load begin
     let pipeline = ImagePipeline(configuration: .standard)
     let request = ImageRequest(url: url, resize: .fit(width: 256, height: 256))
-    let response = try await pipeline.image(for: request)
+    let response = try await pipeline.response(for: request)
     print(response.image.width, response.origin)   // 256 source; the next call says memory
     // Example: getting started load end
 }
@@ -158,8 +157,8 @@ func processingExample(pipeline: ImagePipeline, avatarURL: URL, photoURL: URL, e
     var comic = ImageRequest(url: photoURL, resize: .fit(width: 600, height: 600))
     comic.processors = [.custom(id: "comic-v1") { bitmap in try await effects.comic(bitmap) }]
 
-    async let round = pipeline.image(for: avatar), blurred = pipeline.image(for: backdrop)
-    async let cardImage = pipeline.image(for: card), comicImage = pipeline.image(for: comic)
+    async let round = pipeline.response(for: avatar), blurred = pipeline.response(for: backdrop)
+    async let cardImage = pipeline.response(for: card), comicImage = pipeline.response(for: comic)
     let responses = try await (round, blurred, cardImage, comicImage)
     // Example: processing end
     _ = responses
@@ -203,11 +202,11 @@ func animationExample() async throws {
     // Through the pipeline: ask for the animation, and the memory cache keeps it whole.
     var request = ImageRequest(url: URL(fileURLWithPath: "loop.gif"), resize: .fit(width: 320, height: 320))
     request.animation = AnimationLimits()
-    let frames = try await ImagePipeline.shared.image(for: request).animation?.frames
+    let frames = try await ImagePipeline.shared.response(for: request).animation?.frames
 
     // Or as a stream: each frame decoded, processed and written as it is read, never all at once.
     request.animation = AnimationLimits(delivery: .stream)
-    if let stream = try await ImagePipeline.shared.image(for: request).animationStream {
+    if let stream = try await ImagePipeline.shared.response(for: request).animationStream {
         var writer = try ImageEncoder(format: .gif).animationWriter(loopCount: stream.loopCount)
         var reader = stream.frames()
         while let frame = try await reader.next() { try writer.add(frame) }
@@ -246,7 +245,7 @@ func readmeExamples(photoURL: URL, bytes: [UInt8], cachesURL: URL) async throws 
     // Example: readme pipeline begin
     let pipeline = ImagePipeline(configuration: .standard)
     let request = ImageRequest(url: photoURL, resize: .fill(width: 240, height: 240))
-    let response = try await pipeline.image(for: request)      // one download, one decode, however many ask
+    let image = try await pipeline.image(for: request)            // one download, one decode, however many ask
     if let hit = pipeline.cachedImage(for: request) { print(hit.image.width) }   // no suspension: the same frame
     // Example: readme pipeline end
 
@@ -269,6 +268,16 @@ func readmeExamples(photoURL: URL, bytes: [UInt8], cachesURL: URL) async throws 
     var routed = ImagePipeline.Configuration.standard
     routed.requestRouter = ImgproxyURLBuilder(baseURL: URL(string: "https://img.example.com")!)   // download the size you show
     // Example: readme imgproxy end
-    _ = (response, jpeg, withDisk, server, routed)
+    _ = (image, jpeg, withDisk, server, routed)
     try await http.shutdown()
 }
+
+// Example: placeholder request begin
+struct Photo: Decodable { let url: URL; let thumbHash: String }
+
+func request(for photo: Photo) -> ImageRequest {
+    var request = ImageRequest(url: photo.url)
+    request.placeholder = PlaceholderHash(thumbHashBase64: photo.thumbHash)   // nil if malformed: no placeholder
+    return request
+}
+// Example: placeholder request end

@@ -22,6 +22,7 @@ struct DocumentSnippetTests {
         ("getting started load", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
         ("getting started decode", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
         ("getting started thumbnail", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
+        ("placeholder request", "Sources/Imagery/Imagery.docc/PlaceholderHashes.md"),
     ])
     func documentMatchesCompiledExample(block: String, document: String) throws {
         let examples = try DocumentSnippets.read("Tests/ImageryDocsTests/DocumentExamples.swift")

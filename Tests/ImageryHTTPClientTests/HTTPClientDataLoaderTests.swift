@@ -101,7 +101,7 @@ struct HTTPClientDataLoaderTests {
         await pipeline.graph.waitUntil { $0.downloads.running == 1 }
 
         let file = Fixtures.directory.appendingPathComponent("jpeg_small_base_rocket_640x427.jpg")
-        #expect(try await pipeline.image(for: ImageRequest(url: file)).image.width == 640)
+        #expect(try await pipeline.response(for: ImageRequest(url: file)).image.width == 640)
         await #expect(throws: ImagePipelineError.loadingFailed(.timedOut(source: url.absoluteString))) { try await slow.response }
         await server.events.wait(for: "closed:/slow.jpg")
         try await loader.shutdown()

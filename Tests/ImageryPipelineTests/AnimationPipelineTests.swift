@@ -22,7 +22,7 @@ struct AnimationPipelineTests {
     func animatedResponseIsCached() async throws {
         let pipeline = Fixtures.pipeline()
         let request = Self.request(id: "anim-cached", animated: true, processors: [.circle])
-        let response = try await pipeline.image(for: request)
+        let response = try await pipeline.response(for: request)
         let animation = try #require(response.animation)
         #expect(animation.frames.count == 8)
         #expect(response.image == animation.poster)
@@ -32,7 +32,7 @@ struct AnimationPipelineTests {
         }
         let cached = try #require(pipeline.cachedImage(for: request))
         #expect(cached.animation == animation)
-        let again = try await pipeline.image(for: request)
+        let again = try await pipeline.response(for: request)
         #expect(again.origin == .memory && again.animation?.frames.count == 8)
         #expect(pipeline.statistics.decodes == 1)
     }
@@ -40,9 +40,9 @@ struct AnimationPipelineTests {
     @Test("Without animation asked for, the same source is a still, cached apart from the animation")
     func stillAndAnimatedAreDifferentEntries() async throws {
         let pipeline = Fixtures.pipeline()
-        let still = try await pipeline.image(for: Self.request(id: "anim-both", animated: false))
+        let still = try await pipeline.response(for: Self.request(id: "anim-both", animated: false))
         #expect(still.animation == nil)
-        let animated = try await pipeline.image(for: Self.request(id: "anim-both", animated: true))
+        let animated = try await pipeline.response(for: Self.request(id: "anim-both", animated: true))
         #expect(animated.animation?.frames.count == 8)
         #expect(pipeline.cache?.count == 2)
     }
@@ -57,7 +57,7 @@ struct AnimationPipelineTests {
         let pipeline = Fixtures.pipeline()
         var request = Self.request(id: "anim-stream", animated: true, processors: [counting, .circle])
         request.animation?.delivery = .stream
-        let response = try await pipeline.image(for: request)
+        let response = try await pipeline.response(for: request)
         #expect(response.animation == nil && response.isAnimated)
         let stream = try #require(response.animationStream)
         #expect(processed.withLock { $0 } == 1, "only the poster is processed before the stream is read")
@@ -67,9 +67,9 @@ struct AnimationPipelineTests {
         while let frame = try await frames.next() { read.append(frame) }
         #expect(processed.withLock { $0 } == 9)
         // The same frames as the collected delivery, processed alike.
-        let whole = try #require(try await pipeline.image(for: Self.request(id: "anim-stream", animated: true, processors: [counting, .circle])).animation)
+        let whole = try #require(try await pipeline.response(for: Self.request(id: "anim-stream", animated: true, processors: [counting, .circle])).animation)
         #expect(read == whole.frames)
-        let again = try await pipeline.image(for: request)
+        let again = try await pipeline.response(for: request)
         #expect(again.origin == .memory && again.animationStream != nil)
         #expect(pipeline.statistics.decodes == 2, "the stream and the frames are cached apart")
     }
@@ -79,7 +79,7 @@ struct AnimationPipelineTests {
         let pipeline = Fixtures.pipeline()
         var request = Self.request(id: "anim-cancel", animated: true)
         request.animation?.delivery = .stream
-        let stream = try #require(try await pipeline.image(for: request).animationStream)
+        let stream = try #require(try await pipeline.response(for: request).animationStream)
         let reading = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             var frames = stream.frames()

@@ -37,7 +37,7 @@ struct AuthorizationTests {
         let tokens = TokenProvider(account: "alice") { await service.refresh() }
         let pipeline = Fixtures.pipeline(loader: AuthorizingDataLoader(wrapping: DataLoader(), tokens: tokens))
 
-        let response = try await pipeline.image(for: ImageRequest(url: server.url("/private.jpg")))
+        let response = try await pipeline.response(for: ImageRequest(url: server.url("/private.jpg")))
 
         #expect(response.image.width == 640)
         #expect(server.hits("/private.jpg") == 2)          // the rejected try and one retry
@@ -58,7 +58,7 @@ struct AuthorizationTests {
 
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<50 {
-                group.addTask { try await pipeline.image(for: ImageRequest(url: server.url("/p/\(index)"))).image.width }
+                group.addTask { try await pipeline.response(for: ImageRequest(url: server.url("/p/\(index)"))).image.width }
             }
             for try await width in group { #expect(width == 640) }
         }
@@ -77,7 +77,7 @@ struct AuthorizationTests {
         let url = server.url("/locked.jpg")
 
         await #expect(throws: ImagePipelineError.loadingFailed(.httpStatus(401, source: url.absoluteString))) {
-            try await pipeline.image(for: ImageRequest(url: url))
+            try await pipeline.response(for: ImageRequest(url: url))
         }
         #expect(server.hits("/locked.jpg") == 2)
     }

@@ -35,7 +35,7 @@ struct CancellationTests {
         let pipeline = Fixtures.pipeline()
         let request = ImageRequest(url: server.url("/stalled.jpg"))
 
-        let callers = (0..<3).map { _ in Task { try await pipeline.image(for: request) } }
+        let callers = (0..<3).map { _ in Task { try await pipeline.response(for: request) } }
         await pipeline.graph.waitUntil { $0.registeredCount == 3 }
         await server.events.wait(for: "request:/stalled.jpg")
 
@@ -75,7 +75,7 @@ struct CancellationTests {
         let pipeline = Fixtures.pipeline(loader: loader)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await pipeline.image(for: ImageRequest(source: .controlled("never")))
+            return try await pipeline.response(for: ImageRequest(source: .controlled("never")))
         }
         await #expect(throws: ImagePipelineError.cancelled) { try await task.value }
         await pipeline.waitUntilIdle()

@@ -19,7 +19,7 @@ struct CoalescingTests {
         try await withThrowingTaskGroup(of: ImageResponse.self) { group in
             for index in 0..<1000 {
                 let request = ImageRequest(url: urls[index % 10], resize: .fit(width: 64, height: 64))
-                group.addTask { try await pipeline.image(for: request) }
+                group.addTask { try await pipeline.response(for: request) }
             }
             await pipeline.graph.waitUntil { $0.registeredCount == 1000 }
             gate.open()
@@ -54,7 +54,7 @@ struct CoalescingTests {
         let widths = try await withThrowingTaskGroup(of: Int.self) { group in
             for size in sizes {
                 group.addTask {
-                    try await pipeline.image(for: ImageRequest(url: url, resize: .fit(width: size, height: size))).image.width
+                    try await pipeline.response(for: ImageRequest(url: url, resize: .fit(width: size, height: size))).image.width
                 }
             }
             await pipeline.graph.waitUntil { $0.registeredCount == 3 }
@@ -79,9 +79,9 @@ struct CoalescingTests {
         let alice = ImageRequest(source: .url(url, headers: ["Authorization": "Bearer alice"]))
         let bob = ImageRequest(source: .url(url, headers: ["Authorization": "Bearer bob"]))
 
-        let aliceImage = try await pipeline.image(for: alice)
+        let aliceImage = try await pipeline.response(for: alice)
         #expect(pipeline.cachedImage(for: bob) == nil)
-        let bobImage = try await pipeline.image(for: bob)
+        let bobImage = try await pipeline.response(for: bob)
 
         #expect(aliceImage.image.width == 640)
         #expect(bobImage.image.width == 500)
@@ -100,8 +100,8 @@ struct CoalescingTests {
         var second = ImageRequest(url: server.url("/photo/42?signature=bbb"))
         second.cacheIdentity = "photo-42"
 
-        _ = try await pipeline.image(for: first)
-        let response = try await pipeline.image(for: second)
+        _ = try await pipeline.response(for: first)
+        let response = try await pipeline.response(for: second)
 
         #expect(response.origin == .memory)
         #expect(server.events.count("request") == 1)

@@ -66,7 +66,7 @@ struct CompletionBridgeTests {
         loader.releaseAll()
         let pipeline = Fixtures.pipeline(loader: loader)
         let request = ImageRequest(source: .controlled("z"))
-        _ = try await pipeline.image(for: request)
+        _ = try await pipeline.response(for: request)
 
         pipeline.loadImage(with: request, queue: queue) { callback($0) }
         await calls.wait(for: "any")

@@ -12,10 +12,10 @@ struct ConvenienceTests {
     @Test("image(for: URL) and ImageRequest(url: String) load like a request for the URL")
     func urlAndString() async throws {
         let pipeline = ImagePipeline(configuration: .standard)
-        let byURL = try await pipeline.image(for: rocketURL)
+        let byURL = try await pipeline.response(for: rocketURL)
         #expect((byURL.image.width, byURL.image.height) == (640, 427))
         // The same source through a string: the same cache key, so a memory hit.
-        let byString = try await pipeline.image(for: ImageRequest(url: rocketURL.absoluteString))
+        let byString = try await pipeline.response(for: ImageRequest(url: rocketURL.absoluteString))
         #expect(byString.origin == .memory)
     }
 
@@ -23,7 +23,7 @@ struct ConvenienceTests {
     func invalidURLString() async throws {
         let pipeline = ImagePipeline(configuration: .standard)
         await #expect(throws: ImagePipelineError.loadingFailed(.unsupportedSource("not a URL: not a url"))) {
-            try await pipeline.image(for: ImageRequest(url: "not a url"))
+            try await pipeline.response(for: ImageRequest(url: "not a url"))
         }
     }
 
@@ -31,7 +31,7 @@ struct ConvenienceTests {
     func dataSource() async throws {
         let pipeline = ImagePipeline(configuration: .standard)
         let bytes = Data(Fixtures.gif)
-        let response = try await pipeline.image(for: ImageRequest(source: .custom(id: "data-gif") { bytes }))
+        let response = try await pipeline.response(for: ImageRequest(source: .custom(id: "data-gif") { bytes }))
         #expect((response.image.width, response.image.height) == (256, 171))
     }
 

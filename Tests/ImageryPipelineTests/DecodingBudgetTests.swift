@@ -43,7 +43,7 @@ struct DecodingBudgetTests {
                 $0.decoder = ScaleRecordingDecoder(decoded: decoded)
                 $0.draftHeadroom = headroom
             })
-            let image = try await pipeline.image(for: ImageRequest(source: .controlled("meadow"), resize: .fit(width: 160, height: 160))).image
+            let image = try await pipeline.response(for: ImageRequest(source: .controlled("meadow"), resize: .fit(width: 160, height: 160))).image
             return (image, decoded.count("draft:\(Resize.fit(width: 160 * headroom, height: 160 * headroom))"))
         }
         let (fine, fineDrafts) = try await load(headroom: 2)

@@ -69,7 +69,7 @@ struct FileLoadingTests {
         await pipeline.graph.waitUntil { $0.downloads.running == pipeline.configuration.maximumConcurrentDownloads && $0.waitingDownloads == 2 }
 
         // Every slot is taken and two downloads wait; the file does not queue behind them.
-        let local = try await pipeline.image(for: ImageRequest(source: .file(files.image)))
+        let local = try await pipeline.response(for: ImageRequest(source: .file(files.image)))
         #expect(local.image.width == 640)
         #expect(server.events.count("request") <= pipeline.configuration.maximumConcurrentDownloads)
 

@@ -11,13 +11,13 @@ struct LoadingTests {
         let pipeline = Fixtures.pipeline()
         let url = Fixtures.directory.appendingPathComponent("png_rgba_logo_500x500.png")
 
-        let byPath = try await pipeline.image(for: ImageRequest(source: .file(url.path), resize: .width(50)))
-        let byURL = try await pipeline.image(for: ImageRequest(url: url))
+        let byPath = try await pipeline.response(for: ImageRequest(source: .file(url.path), resize: .width(50)))
+        let byURL = try await pipeline.response(for: ImageRequest(url: url))
 
         #expect(byPath.image.width == 50)
         #expect(byURL.image.width == 500)
         await #expect(throws: ImagePipelineError.loadingFailed(.notFound(source: "/nonexistent/x.png"))) {
-            try await pipeline.image(for: ImageRequest(source: .file("/nonexistent/x.png")))
+            try await pipeline.response(for: ImageRequest(source: .file("/nonexistent/x.png")))
         }
     }
 
@@ -28,9 +28,9 @@ struct LoadingTests {
         let ok = ImageRequest(source: .custom(id: "db/42") { Fixtures.gif })
         let broken = ImageRequest(source: .custom(id: "db/43") { throw Missing() })
 
-        #expect(try await pipeline.image(for: ok).image.width == 256)
+        #expect(try await pipeline.response(for: ok).image.width == 256)
         await #expect(throws: ImagePipelineError.loadingFailed(.customSourceFailed(source: "custom:db/43", detail: "Missing()"))) {
-            try await pipeline.image(for: broken)
+            try await pipeline.response(for: broken)
         }
     }
 
@@ -44,7 +44,7 @@ struct LoadingTests {
         let url = server.url("/big.jpg")
 
         await #expect(throws: ImagePipelineError.loadingFailed(.tooLarge(source: url.absoluteString, limit: 10_000))) {
-            try await pipeline.image(for: ImageRequest(url: url))
+            try await pipeline.response(for: ImageRequest(url: url))
         }
     }
 
@@ -58,7 +58,7 @@ struct LoadingTests {
 
         for path in ["/truncated.jpg", "/page.html"] {
             await #expect {
-                try await pipeline.image(for: ImageRequest(url: server.url(path)))
+                try await pipeline.response(for: ImageRequest(url: server.url(path)))
             } throws: { error in
                 guard case let .decodingFailed(source, _) = error as? ImagePipelineError else { return false }
                 return source.hasSuffix(path)
@@ -73,7 +73,7 @@ struct LoadingTests {
         var request = ImageRequest(source: .custom(id: "big") { Fixtures.meadow })
         request.maximumPixelCount = 1000
         await #expect(throws: ImagePipelineError.decodingFailed(source: "custom:big", .tooLarge(width: 1280, height: 1024, limit: 1000))) {
-            try await pipeline.image(for: request)
+            try await pipeline.response(for: request)
         }
     }
 
@@ -81,7 +81,7 @@ struct LoadingTests {
     func unsupportedScheme() async throws {
         let pipeline = Fixtures.pipeline()
         await #expect {
-            try await pipeline.image(for: ImageRequest(url: URL(string: "ftp://example.com/a.jpg")!))
+            try await pipeline.response(for: ImageRequest(url: URL(string: "ftp://example.com/a.jpg")!))
         } throws: { error in
             guard case .loadingFailed(.unsupportedSource) = error as? ImagePipelineError else { return false }
             return true
@@ -118,7 +118,7 @@ struct LoadingTests {
         }
         let pipeline = Fixtures.pipeline(loader: loader)
         for index in 0..<5 {
-            _ = try await pipeline.image(for: ImageRequest(source: .custom(id: "slow-\(index)") { Fixtures.gif }))
+            _ = try await pipeline.response(for: ImageRequest(source: .custom(id: "slow-\(index)") { Fixtures.gif }))
         }
         let delays = waited.withLock { $0 }
         #expect(delays.count == 5)

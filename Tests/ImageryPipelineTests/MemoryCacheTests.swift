@@ -107,9 +107,9 @@ struct MemoryCacheTests {
         let request = ImageRequest(source: .controlled("cat"), resize: .fit(width: 32, height: 32))
         #expect(pipeline.cachedImage(for: request) == nil)
 
-        let first = try await pipeline.image(for: request)
+        let first = try await pipeline.response(for: request)
         let hit = try #require(pipeline.cachedImage(for: request))
-        let second = try await pipeline.image(for: request)
+        let second = try await pipeline.response(for: request)
 
         #expect(first.origin == .source)
         #expect(hit.origin == .memory && hit.image == first.image)
@@ -119,7 +119,7 @@ struct MemoryCacheTests {
 
         var reload = request
         reload.options.insert(.reloadIgnoringCachedData)
-        #expect(try await pipeline.image(for: reload).origin == .source)
+        #expect(try await pipeline.response(for: reload).origin == .source)
         #expect(loader.events.count("started:cat") == 2)
     }
 }

@@ -25,9 +25,9 @@ struct ObservabilityTests {
         let good = ImageRequest(source: .custom(id: "o1") { Fixtures.gif }, resize: .width(40))
         let bad = ImageRequest(source: .custom(id: "o2") { Array("junk".utf8) })
 
-        _ = try await pipeline.image(for: good)
-        _ = try await pipeline.image(for: good)
-        _ = try? await pipeline.image(for: bad)
+        _ = try await pipeline.response(for: good)
+        _ = try await pipeline.response(for: good)
+        _ = try? await pipeline.response(for: bad)
 
         let stats = pipeline.statistics
         #expect(stats.requests == 3)
@@ -49,8 +49,8 @@ struct ObservabilityTests {
         logger.logLevel = .trace
         let pipeline = ImagePipeline(configuration: .standard.with { $0.logger = logger })
 
-        _ = try? await pipeline.image(for: ImageRequest(source: .custom(id: "junk") { Array("junk".utf8) }))
-        _ = try? await pipeline.image(for: ImageRequest(source: .file("/nonexistent/imagery-test.jpg")))
+        _ = try? await pipeline.response(for: ImageRequest(source: .custom(id: "junk") { Array("junk".utf8) }))
+        _ = try? await pipeline.response(for: ImageRequest(source: .file("/nonexistent/imagery-test.jpg")))
 
         let logged = records.withLock { $0 }
         #expect(logged.contains { $0.1 == "decode failed" && $0.0 == .debug })
@@ -69,9 +69,9 @@ struct ObservabilityTests {
             $0.imageCache = nil
         })
         let request = ImageRequest(source: .custom(id: "d1") { Fixtures.gif })
-        _ = try await pipeline.image(for: request)
+        _ = try await pipeline.response(for: request)
         await pipeline.waitUntilIdle()
-        _ = try await pipeline.image(for: request)
+        _ = try await pipeline.response(for: request)
 
         let stats = pipeline.statistics
         #expect(stats.diskWrites == 1)
@@ -90,8 +90,8 @@ struct ObservabilityTests {
             $0.imageCache = cache
             $0.metricsPrefix = "observability_evict"
         })
-        _ = try await pipeline.image(for: ImageRequest(source: .custom(id: "evict-1") { Fixtures.gif }))
-        _ = try await pipeline.image(for: ImageRequest(source: .custom(id: "evict-2") { Fixtures.gif }))
+        _ = try await pipeline.response(for: ImageRequest(source: .custom(id: "evict-1") { Fixtures.gif }))
+        _ = try await pipeline.response(for: ImageRequest(source: .custom(id: "evict-2") { Fixtures.gif }))
         // Then the first was evicted, and the cache said so
         #expect(cache.evictionCount == 1)
         #expect(pipeline.statistics.memoryEvictions == 1)
@@ -124,7 +124,7 @@ struct ObservabilityTests {
         let url = server.url("/slow.jpg")
 
         await #expect(throws: ImagePipelineError.loadingFailed(.timedOut(source: url.absoluteString))) {
-            try await pipeline.image(for: ImageRequest(url: url))
+            try await pipeline.response(for: ImageRequest(url: url))
         }
         // (Whether the server saw the request depends on how loaded the machine is, so the closed
         // connection is checked by the cancellation tests, not here.)

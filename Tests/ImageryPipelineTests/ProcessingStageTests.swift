@@ -191,12 +191,12 @@ struct OptionIsolationTests {
         defer { server.stop() }
         let pipeline = Fixtures.pipeline()
         let cached = ImageRequest(url: server.url("/mem.jpg"), resize: .fit(width: 64, height: 64))
-        _ = try await pipeline.image(for: cached)
+        _ = try await pipeline.response(for: cached)
         var fresh = cached
         fresh.options.insert(.skipMemoryCacheRead)
 
-        async let hit = pipeline.image(for: cached)
-        async let reload = pipeline.image(for: fresh)
+        async let hit = pipeline.response(for: cached)
+        async let reload = pipeline.response(for: fresh)
         _ = try await (hit, reload)
         #expect(server.hits("/mem.jpg") == 2)
         #expect(pipeline.statistics.memoryHits == 1)

@@ -25,7 +25,7 @@ struct RetryTests {
         let pipeline = Fixtures.pipeline(loader: retryingLoader(attempts: 4))
 
         await #expect(throws: ImagePipelineError.self) {
-            try await pipeline.image(for: ImageRequest(url: server.url("/busy.jpg")))
+            try await pipeline.response(for: ImageRequest(url: server.url("/busy.jpg")))
         }
 
         #expect(server.hits("/busy.jpg") == 4)
@@ -47,7 +47,7 @@ struct RetryTests {
         defer { server.stop() }
         let pipeline = Fixtures.pipeline(loader: retryingLoader())
 
-        let response = try await pipeline.image(for: ImageRequest(url: server.url("/flaky.png")))
+        let response = try await pipeline.response(for: ImageRequest(url: server.url("/flaky.png")))
 
         #expect(response.image.width == 500)
         #expect(server.hits("/flaky.png") == 3)
@@ -61,7 +61,7 @@ struct RetryTests {
         let url = server.url("/missing.jpg")
 
         await #expect(throws: ImagePipelineError.loadingFailed(.notFound(source: url.absoluteString))) {
-            try await pipeline.image(for: ImageRequest(url: url))
+            try await pipeline.response(for: ImageRequest(url: url))
         }
         #expect(server.hits("/missing.jpg") == 1)
         #expect(delays.withLock { $0 }.isEmpty)
@@ -76,7 +76,7 @@ struct RetryTests {
         let url = server.url("/forbidden.jpg")
 
         await #expect(throws: ImagePipelineError.loadingFailed(.httpStatus(403, source: url.absoluteString))) {
-            try await pipeline.image(for: ImageRequest(url: url))
+            try await pipeline.response(for: ImageRequest(url: url))
         }
         #expect(server.hits("/forbidden.jpg") == 1)
     }
@@ -90,7 +90,7 @@ struct RetryTests {
         let pipeline = Fixtures.pipeline(loader: retryingLoader(attempts: 2))
 
         await #expect {
-            try await pipeline.image(for: ImageRequest(url: url))
+            try await pipeline.response(for: ImageRequest(url: url))
         } throws: { error in
             guard case let .loadingFailed(loading) = error as? ImagePipelineError else { return false }
             return loading.kind == "connection"

@@ -15,12 +15,15 @@ final class ServerProcess: Sendable {
     private let watched: [String]
     private let lines = EventCounter()
     private let announced = Locked<Int?>(nil)
+    /// Records "exit" when Foundation has reaped the process.
+    private let exits: EventCounter
 
-    private init(process: Process, output: Pipe, readyMarker: String, watched: [String]) {
+    private init(process: Process, output: Pipe, readyMarker: String, watched: [String], exits: EventCounter) {
         self.process = process
         self.output = output
         self.readyMarker = readyMarker
         self.watched = watched
+        self.exits = exits
     }
 
     /// Starts the `imagery-server` built beside the tests; ready once it logs "listening".
@@ -43,8 +46,12 @@ final class ServerProcess: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
+        // Told of the exit rather than waiting in `waitUntilExit`, which spins a core on Linux
+        // for as long as it waits: several tests waiting at once starved the whole run.
+        let exits = EventCounter()
+        process.terminationHandler = { _ in exits.record("exit") }
         try process.run()
-        let server = ServerProcess(process: process, output: output, readyMarker: readyMarker, watched: watching)
+        let server = ServerProcess(process: process, output: output, readyMarker: readyMarker, watched: watching, exits: exits)
         Thread.detachNewThread { server.readOutput() }
         return server
     }
@@ -108,18 +115,14 @@ final class ServerProcess: Sendable {
         if process.isRunning { signal(SIGKILL) }
     }
 
-    /// Waits for the process to end, off the cooperative pool; a cancelled test (its suite's
-    /// time limit) kills it, which ends the wait.
+    /// Waits for the process to end, without a thread of its own; a cancelled test (its suite's
+    /// time limit) kills it, and gets -1.
     func exitCode() async -> Int32 {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    self.process.waitUntilExit()
-                    continuation.resume(returning: self.process.terminationStatus)
-                }
-            }
+        _ = await withTaskCancellationHandler {
+            await exits.wait(for: "exit")
         } onCancel: {
             self.kill()
         }
+        return exits.count("exit") > 0 ? process.terminationStatus : -1
     }
 }

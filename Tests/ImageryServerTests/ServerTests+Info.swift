@@ -202,3 +202,34 @@ final class ManualClock: Sendable {
         set { storage.withLock { $0 = newValue } }
     }
 }
+
+extension ServerTests {
+    @Test("An app asks /info for a ThumbHash through the URL builder, signed, and shows it as its request's placeholder")
+    func infoThroughURLBuilder() async throws {
+        let origin = try Self.infoOrigin()
+        defer { origin.stop() }
+        let key = String(repeating: "ab", count: 16), salt = String(repeating: "cd", count: 16)
+        let server = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.keyHex = key
+            $0.saltHex = salt
+        }
+        defer { server.cancel() }
+        let builder = ImgproxyURLBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, signer: try ImgproxySigner(keysHex: key, saltsHex: salt))
+
+        let url = try #require(builder.infoURL(source: "http://127.0.0.1:\(origin.port)/rocket.jpg", options: ["th:1"]))
+        let reply = try await server.get(url.path)
+        #expect(reply.status == 200, "\(reply.text)")
+        let hex = try #require(try Self.json(reply)["thumb_hash"] as? String)
+        var request = ImageRequest(url: URL(string: "http://127.0.0.1:\(origin.port)/rocket.jpg")!)
+        request.placeholder = PlaceholderHash(thumbHashHex: hex)
+        // The rocket is 640 x 427: its placeholder is 32 pixels wide, landscape.
+        let placeholder = try #require(request.placeholder?.image)
+        #expect(placeholder.width == 32 && placeholder.height < 32)
+
+        // Unsigned, the same path is refused by this server
+        let unsigned = ImgproxyURLBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
+        let refused = try await server.get(try #require(unsigned.infoURL(source: "http://127.0.0.1:\(origin.port)/rocket.jpg", options: ["th:1"])).path)
+        #expect(refused.status == 403)
+    }
+}

@@ -9,12 +9,8 @@ import Testing
 import Glibc
 #endif
 
-/// Result storage in a bucket of a real S3 API server (moto) on 127.0.0.1.
-@Suite(
-    "imagery-server with result storage in a bucket", .timeLimit(.minutes(3)),
-    .enabled(if: MotoServer.binary != nil, "moto_server is not installed (pip install \"moto[server]\"; .ci/run installs it)")
-)
-struct ResultStorageTests {
+/// Result storage in a bucket of moto (the suite, serialized, is in ServerTests+S3.swift).
+extension S3Tests {
     static let credentials = AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")
 
     /// An instance storing results in `results/cache/` of `moto`, reading sources from loopback.

@@ -9,12 +9,14 @@ import Testing
 import Glibc
 #endif
 
-/// `s3://` sources from a real S3 API server (moto) on 127.0.0.1.
+/// `s3://` sources and result storage against a real S3 API server (moto) on 127.0.0.1.
+// Serialized: each test starts its own moto, seconds of Python CPU, and several at once on
+// two cores starved the neighbouring suites' requests past their deadlines.
 @Suite(
-    "imagery-server with s3:// sources", .timeLimit(.minutes(3)),
+    "imagery-server with S3: s3:// sources and result storage, against moto", .timeLimit(.minutes(3)), .serialized,
     .enabled(if: MotoServer.binary != nil, "moto_server is not installed (pip install \"moto[server]\"; .ci/run installs it)")
 )
-struct S3SourceTests {
+struct S3Tests {
     @Test("A source, a version, a missing key, a denied bucket and an oversized object, each answered as it should be")
     func sources() async throws {
         let moto = try await MotoServer.start()

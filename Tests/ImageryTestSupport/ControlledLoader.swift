@@ -30,6 +30,11 @@ package final class ControlledLoader: DataLoading {
         for waiter in waiters { waiter.resume(returning: true) }
     }
 
+    /// Holds the next loads of `id` again, after a ``release(_:)``.
+    package func hold(_ id: String) {
+        state.withLock { _ = $0.released.remove(id) }
+    }
+
     /// Releases every current and future load.
     package func releaseAll() {
         let waiters = state.withLock { state in

@@ -21,7 +21,7 @@ struct FirstFrameTests {
         loader.releaseAll()
         let pipeline = Fixtures.pipeline(loader: loader)
         let request = ImageRequest(source: .controlled("cached"), resize: .fill(width: 64, height: 64))
-        _ = try await pipeline.image(for: request)
+        _ = try await pipeline.response(for: request)
 
         // When a fresh view model renders it, then its view task binds the request
         let model = ImageModel(pipeline: pipeline)
@@ -37,22 +37,13 @@ struct FirstFrameTests {
         view.cancel()
     }
 
-    /// One pipeline for every run of the test that sets `.shared`, so a rerun finds its cache.
-    static let linuxShared = ImagePipeline(configuration: .standard)
-
     @Test("AsyncPhoto's first body hands its content the cached image")
     func asyncPhotoFirstBody() async throws {
-        // Given an image in the shared pipeline's memory cache (the environment's default; on
-        // Linux the core has no decoder, so the app sets it, as the docs say)
-        // This is the only test that sets the process-wide pipeline; it puts the old one back.
-        #if !canImport(ImageIO)
-        let previous = ImagePipeline.shared
-        ImagePipeline.shared = Self.linuxShared
-        defer { ImagePipeline.shared = previous }
-        #endif
+        // Given an image in the shared pipeline's memory cache (the environment's default, which
+        // decodes with no setup: ImageIO on Apple platforms, ImageryCodecs on Linux)
         let url = Fixtures.directory.appendingPathComponent("jpeg_small_base_rocket_640x427.jpg")
         let request = ImageRequest(url: url, resize: .fit(width: 80, height: 80))
-        _ = try await ImagePipeline.shared.image(for: request)
+        _ = try await ImagePipeline.shared.response(for: request)
 
         // When the view's body is evaluated for the first time
         var seen: [String] = []
@@ -66,7 +57,7 @@ struct FirstFrameTests {
         #expect(seen == ["image"])
     }
 
-    @Test("A resized view keeps showing the image of the same source until the new size arrives")
+    @Test("A resized view keeps showing the image of the same source, with progress beside it, until the new size arrives")
     func resizeKeepsImage() async throws {
         let loader = ControlledLoader()
         let pipeline = Fixtures.pipeline(loader: loader)
@@ -77,11 +68,72 @@ struct FirstFrameTests {
         model.load(small)
         await waitUntil(model) { $0.response != nil }
 
-        // The view is laid out larger: until its new load is done it shows the small image,
-        // never a placeholder; another source is not mistaken for it.
+        // Before the new load starts: the small image, never a placeholder; another source is
+        // not mistaken for it.
         #expect(model.phase(for: large).response?.image.width == 80)
         #expect(model.phase(for: ImageRequest(source: .controlled("other"))).label == "empty")
+
+        // While the larger size loads (its download held), still the small image
+        loader.hold("photo")
         model.load(large)
+        #expect(await loader.events.wait(for: "started:photo", count: 2))
+        #expect(model.isLoading)
+        #expect(model.phase(for: large).response?.image.width == 80)
+        #expect(model.phase.response?.image.width == 80)
+        #expect(model.progress == nil)   // no bytes yet
+
+        // Until the new size lands
+        loader.release("photo")
         await waitUntil(model) { $0.response?.image.width == 160 }
+        #expect(model.phase(for: large).response?.image.width == 160 && model.progress == nil)
+    }
+
+    @Test("Another source never keeps the old image while it loads")
+    func otherSourceShowsLoading() async throws {
+        let loader = ControlledLoader()
+        let pipeline = Fixtures.pipeline(loader: loader)
+        loader.release("photo")
+        let model = ImageModel(pipeline: pipeline)
+        model.load(ImageRequest(source: .controlled("photo")))
+        await waitUntil(model) { $0.response != nil }
+        model.load(ImageRequest(source: .controlled("other")))
+        #expect(model.phase.isLoading && model.phase(for: ImageRequest(source: .controlled("other"))).isLoading)
+        model.cancel()
+    }
+
+    @Test("A request's placeholder hash shows, decoded, in the first frame, before any network, until the image lands")
+    func placeholderFirst() async throws {
+        let loader = ControlledLoader()
+        let pipeline = Fixtures.pipeline(loader: loader)
+        let model = ImageModel(pipeline: pipeline)
+        var request = ImageRequest(source: .controlled("hashed"), resize: .fit(width: 64, height: 64))
+        let hash = try ThumbHash(image: Bitmap(width: 30, height: 20, filledWith: RGBA(red: 200, green: 90, blue: 40)))
+        request.placeholder = .thumbHash(hash)
+
+        // Before the load starts, and synchronously once it has: the hash's picture
+        #expect(model.phase(for: request).preview?.width == 32)
+        model.load(request)
+        #expect(model.phase.preview?.width == 32 && model.phase.label == "loading with preview")
+        #expect(loader.events.count("finished:hashed") == 0)
+        // Without a hash, nothing to show yet
+        #expect(model.phase(for: ImageRequest(source: .controlled("plain"))).label == "empty")
+
+        // Then the image replaces it
+        loader.release("hashed")
+        await waitUntil(model) { $0.response != nil }
+        #expect(model.phase.preview == nil && model.phase.response?.image.width == 64)
+    }
+
+    @Test("AsyncPhoto's first body hands its content the decoded placeholder")
+    func asyncPhotoPlaceholder() throws {
+        var request = ImageRequest(source: .controlled("never"), resize: .fit(width: 64, height: 64))
+        request.placeholder = .thumbHash(try ThumbHash(image: Bitmap(width: 30, height: 20, filledWith: RGBA(red: 20, green: 90, blue: 240))))
+        var seen: [String] = []
+        let view = AsyncPhoto(request: request) { phase in
+            let _ = seen.append(phase.image != nil ? "image" : phase.preview != nil ? "preview" : "placeholder")
+            Color.clear
+        }
+        _ = view.body
+        #expect(seen == ["preview"])
     }
 }

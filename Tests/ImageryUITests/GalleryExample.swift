@@ -80,7 +80,7 @@ struct AlbumArt: View {
         })) { phase in
             switch phase {
             case .empty: Color.gray.opacity(0.2)
-            case .loading(let progress): ProgressView(value: progress?.fraction ?? 0)
+            case .loading(let progress, _): ProgressView(value: progress?.fraction ?? 0)
             case .success(let image): image.resizable()
             case .failure: Image(systemName: "music.note")
             }

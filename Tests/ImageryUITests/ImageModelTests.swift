@@ -202,6 +202,6 @@ private func pipelineWithItsOnlySlotTaken() async -> (ControlledLoader, ImagePip
 
 extension ImagePhase {
     var progress: DataProgress? {
-        if case let .loading(progress) = self { progress } else { nil }
+        if case let .loading(progress, _) = self { progress } else { nil }
     }
 }

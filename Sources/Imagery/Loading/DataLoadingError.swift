@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// do {
-///     _ = try await pipeline.image(for: request)
+///     _ = try await pipeline.response(for: request)
 /// } catch .loadingFailed(.notFound(let source)) {
 ///     print("gone: \(source)")
 /// } catch {

@@ -4,11 +4,22 @@ extension ImagePipeline {
     /// Loads the image at `url` at full size: ``image(for:)-(ImageRequest)`` for the common case.
     ///
     /// ```swift
-    /// let response = try await pipeline.image(for: URL(string: "https://example.com/a.jpg")!)
+    /// let image = try await pipeline.image(for: URL(string: "https://example.com/a.jpg")!)
     /// ```
     nonisolated(nonsending)
-    public func image(for url: URL) async throws(ImagePipelineError) -> ImageResponse {
-        try await image(for: ImageRequest(url: url))
+    public func image(for url: URL) async throws(ImagePipelineError) -> Bitmap {
+        try await response(for: ImageRequest(url: url)).image
+    }
+
+    /// The whole response for the image at `url` at full size, as
+    /// ``response(for:)-(ImageRequest)`` answers it.
+    ///
+    /// ```swift
+    /// let response = try await pipeline.response(for: URL(string: "https://example.com/a.jpg")!)
+    /// ```
+    nonisolated(nonsending)
+    public func response(for url: URL) async throws(ImagePipelineError) -> ImageResponse {
+        try await response(for: ImageRequest(url: url))
     }
 
     /// The original bytes of `request`'s source, undecoded: to save, share or hash a photo.

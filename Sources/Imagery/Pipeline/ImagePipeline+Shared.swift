@@ -5,19 +5,19 @@ extension ImagePipeline {
     /// from ``Configuration/platformDefault``, and replaceable. `ImageryUI`'s views and view
     /// model use it unless given another.
     ///
-    /// On Apple platforms it decodes with ImageIO and needs no setup. On Linux the `Imagery`
-    /// module has no decoder (the codecs are C libraries, in `ImageryCodecs`), so set it once
-    /// at start:
+    /// It decodes with no setup: with ImageIO on Apple platforms, and on Linux with
+    /// `ImageryCodecs` (libjpeg-turbo, libpng, GIF, and the formats of the enabled traits)
+    /// whenever the process links that product.
     ///
     /// ```swift
     /// import Imagery
-    /// import ImageryCodecs
+    /// import ImageryCodecs   // on Linux: the decoders
     ///
-    /// ImagePipeline.shared = ImagePipeline(configuration: .standard)
-    /// let response = try await ImagePipeline.shared.image(for: URL(string: "https://example.com/a.jpg")!)
+    /// let image = try await ImagePipeline.shared.image(for: URL(string: "https://example.com/a.jpg")!)
+    /// print(image.width)
     /// ```
     ///
-    /// Left unset on Linux, every decode fails with an ``ImageError`` that says so.
+    /// On Linux without `ImageryCodecs`, every decode fails with an ``ImageError`` that says so.
     public static var shared: ImagePipeline {
         get {
             sharedStorage.withLock { shared in
@@ -32,10 +32,10 @@ extension ImagePipeline {
 }
 
 extension ImagePipeline.Configuration {
-    /// What the platform can decode with nothing but this module: `ImageIODecoder` and a
-    /// retrying ``DataLoader`` on Apple platforms. Elsewhere the same loader with a decoder
-    /// that refuses every image with a message naming `ImageryCodecs`' `.standard`, which
-    /// is what to use there.
+    /// What the platform decodes with no setup: `ImageIODecoder` and a retrying ``DataLoader``
+    /// on Apple platforms; on Linux `ImageryCodecs`' `.standard` when the process links it, and
+    /// otherwise the same loader with a decoder that refuses every image with a message naming
+    /// `ImageryCodecs`.
     ///
     /// ```swift
     /// let pipeline = ImagePipeline(configuration: .platformDefault.with { $0.maximumConcurrentDownloads = 8 })
@@ -44,7 +44,8 @@ extension ImagePipeline.Configuration {
         #if canImport(ImageIO)
         Self(decoder: ImageIODecoder(), dataLoader: RetryingDataLoader(wrapping: DataLoader()))
         #else
-        Self(decoder: MissingDecoder(), dataLoader: RetryingDataLoader(wrapping: DataLoader()))
+        StandardCodecsLookup.linked?.standardConfiguration
+            ?? Self(decoder: MissingDecoder(), dataLoader: RetryingDataLoader(wrapping: DataLoader()))
         #endif
     }
 
@@ -67,5 +68,26 @@ struct MissingDecoder: ImageDecoding {
     private static func refusal(_ data: [UInt8]) -> ImageError {
         guard let format = ImageFormat(sniffing: data) else { return .unrecognizedFormat(signature: ImageError.signature(of: data)) }
         return .unsupportedFormat(format, reason: "the Imagery module has no decoder on this platform: import ImageryCodecs and use ImagePipeline.Configuration.standard")
+    }
+}
+
+/// The role `ImageryCodecs` plays for the core on Linux: it supplies the standard
+/// configuration. The core cannot depend on the module that depends on it, so it finds the
+/// one conforming type by name at run time (``StandardCodecsLookup``) instead of being told at
+/// start, which Swift has no hook for.
+package protocol StandardCodecsProviding {
+    /// `ImageryCodecs`' `.standard`.
+    static var standardConfiguration: ImagePipeline.Configuration { get }
+}
+
+/// Finds `ImageryCodecs.StandardCodecs` when the process links `ImageryCodecs`.
+package enum StandardCodecsLookup {
+    /// The mangled name of `ImageryCodecs.StandardCodecs` (an enum), which `ImageryCodecs`'
+    /// tests check against the type itself, so a rename cannot silently break the lookup.
+    package static let mangledName = "13ImageryCodecs14StandardCodecsO"
+
+    /// The provider, or `nil` when `ImageryCodecs` is not in the process.
+    package static var linked: (any StandardCodecsProviding.Type)? {
+        _typeByName(mangledName) as? any StandardCodecsProviding.Type
     }
 }

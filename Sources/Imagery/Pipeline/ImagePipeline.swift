@@ -33,7 +33,7 @@ import Logging
 ///
 /// let pipeline = ImagePipeline(configuration: .standard)
 /// let request = ImageRequest(url: url, resize: .fit(width: 256, height: 256))
-/// let response = try await pipeline.image(for: request)
+/// let response = try await pipeline.response(for: request)
 /// print(response.image.width, response.origin)   // 256 source
 ///
 /// // In a list cell, show a cached image in the same frame, with no placeholder flash:
@@ -142,17 +142,33 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Loads the image for `request`: from memory without leaving the caller's executor, or
-    /// by joining or starting the shared download and decode.
+    /// by joining or starting the shared download and decode. The image alone, as Nuke's
+    /// `image(for:)` returns it; ``response(for:)-(ImageRequest)`` adds where it came from and,
+    /// for animated requests, its frames.
     ///
     /// Cancelling the calling task detaches only this caller: it gets
     /// ``ImagePipelineError/cancelled`` at once, and the shared work stops only when no
     /// caller is left.
     ///
     /// ```swift
-    /// let response = try await pipeline.image(for: ImageRequest(url: url, resize: .fit(width: 64, height: 64)))
+    /// let image = try await pipeline.image(for: ImageRequest(url: url, resize: .fit(width: 64, height: 64)))
+    /// print(image.width, image.height)
     /// ```
     nonisolated(nonsending)
-    public func image(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
+    public func image(for request: ImageRequest) async throws(ImagePipelineError) -> Bitmap {
+        try await response(for: request).image
+    }
+
+    /// Loads `request` as ``image(for:)-(ImageRequest)`` does, and answers the whole
+    /// response: the image, its ``ImageResponse/origin`` (memory, disk or source), and the
+    /// frames of an animated request.
+    ///
+    /// ```swift
+    /// let response = try await pipeline.response(for: ImageRequest(url: url))
+    /// if response.origin == .source { print("downloaded") }
+    /// ```
+    nonisolated(nonsending)
+    public func response(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
         let task = start(request)
         let outcome = await withTaskCancellationHandler {
             await task.outcome()

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// do {
-///     let response = try await pipeline.image(for: request)
+///     let response = try await pipeline.response(for: request)
 /// } catch .cancelled {
 ///     // the caller went away
 /// } catch .loadingFailed(let error) where error.isTransient {

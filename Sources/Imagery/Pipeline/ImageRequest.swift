@@ -49,6 +49,13 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// request.processors = [.circle]
     /// ```
     public var processors: [any ImageProcessing] = []
+    /// A ThumbHash or BlurHash that views show, decoded, in their first frame while the image
+    /// loads. Not part of any cache key: it is a preview of the same image. Default: none.
+    ///
+    /// ```swift
+    /// request.placeholder = PlaceholderHash(thumbHashBase64: "1QcSHQRnh493V4dIh4eXh1h4kJUI")
+    /// ```
+    public var placeholder: PlaceholderHash?
 
     /// A request for `source`, presented at `resize`.
     public init(source: ImageSource, resize: Resize? = nil, priority: Priority = .normal) {

@@ -1,7 +1,7 @@
 /// A loaded image and where it came from.
 ///
 /// ```swift
-/// let response = try await pipeline.image(for: request)
+/// let response = try await pipeline.response(for: request)
 /// print(response.image.width, response.origin)   // 256 memory
 /// ```
 public struct ImageResponse: Sendable {

@@ -133,7 +133,7 @@ enum GridLoader {
                     let start = ContinuousClock.now
                     let result: Result<ImageResponse, ImagePipelineError>
                     do throws(ImagePipelineError) {
-                        result = .success(try await pipeline.image(for: item.request))
+                        result = .success(try await pipeline.response(for: item.request))
                     } catch {
                         result = .failure(error)
                     }

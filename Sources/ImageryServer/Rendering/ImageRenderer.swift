@@ -40,7 +40,7 @@ struct ImageRenderer: Sendable {
         }
         let response: ImageResponse
         do {
-            response = try await pipeline.image(for: request)
+            response = try await pipeline.response(for: request)
         } catch {
             throw ServerError(error)
         }

@@ -68,7 +68,7 @@ struct InfoEndpoint: Sendable {
             var request = ImageRequest(source: draftSource, resize: .fit(width: Self.draftSide, height: Self.draftSide))
             request.maximumPixelCount = preflight.defaults.maximumPixelCount
             do {
-                draft = try await pipeline.image(for: request).image
+                draft = try await pipeline.response(for: request).image
             } catch {
                 throw ServerError(error)
             }

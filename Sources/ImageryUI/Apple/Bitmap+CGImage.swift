@@ -13,7 +13,7 @@ extension Bitmap {
     /// `UIImage`).
     ///
     /// ```swift
-    /// let response = try await pipeline.image(for: request)
+    /// let response = try await pipeline.response(for: request)
     /// if let cgImage = response.image.makeCGImage() {
     ///     Image(decorative: cgImage, scale: 2)
     /// }

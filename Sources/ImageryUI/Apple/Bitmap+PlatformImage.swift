@@ -8,7 +8,7 @@ extension Bitmap {
     /// A `UIImage` over this bitmap's pixels, without a copy.
     ///
     /// ```swift
-    /// imageView.image = try await pipeline.image(for: request).image.makeUIImage(scale: traitCollection.displayScale)
+    /// imageView.image = try await pipeline.response(for: request).image.makeUIImage(scale: traitCollection.displayScale)
     /// ```
     public func makeUIImage(scale: CGFloat = 1) -> UIImage? {
         makeCGImage().map { UIImage(cgImage: $0, scale: scale, orientation: UIImage.Orientation(orientation)) }

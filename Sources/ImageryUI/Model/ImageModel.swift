@@ -17,15 +17,25 @@ import Observation
 /// model.cancel()              // the cell was reused
 /// ```
 ///
-/// Only ``phase`` is observed. Everything the model keeps for its own bookkeeping is
+/// Only ``phase`` and ``progress`` are observed. Everything the model keeps for its own bookkeeping is
 /// `@ObservationIgnored`, so the methods meant for SwiftUI's update path
 /// (``phase(for:in:)`` and ``scheduleLoad(_:in:)``) never change observed state while a view
 /// is being evaluated.
 @MainActor
 @Observable
 public final class ImageModel {
-    /// Where the current request stands.
+    /// Where the current request stands. While a new size of the image already shown loads
+    /// (a view laid out larger), it stays ``ImagePhase/success(_:)`` with the image shown,
+    /// so the view never falls back to a placeholder; ``progress`` tells how far the new one is.
     public private(set) var phase: ImagePhase = .empty
+
+    /// The download progress of the load in flight, whatever ``phase`` shows meanwhile; `nil`
+    /// with no load in flight or before bytes arrive.
+    ///
+    /// ```swift
+    /// if let progress = model.progress { ProgressView(value: progress.fraction ?? 0) }
+    /// ```
+    public private(set) var progress: DataProgress?
 
     /// The pipeline that loads. A change applies from the next load.
     @ObservationIgnored public var pipeline: ImagePipeline
@@ -78,11 +88,14 @@ public final class ImageModel {
     public var isLoading: Bool { inFlight != nil }
 
     /// Shows `request`'s image: at once, in this call, when the memory cache has it; otherwise
-    /// ``ImagePhase/loading(_:)`` until the pipeline delivers. A load already in flight for
-    /// another request is cancelled. `nil` clears the model.
+    /// ``ImagePhase/loading(_:preview:)`` (with the request's placeholder decoded, if it has
+    /// one) until the pipeline delivers, or, when the model shows an image
+    /// of the same source at another size, that image until the new one lands. A load already
+    /// in flight for another request is cancelled. `nil` clears the model.
     public func load(_ request: ImageRequest?) {
         stop()
         self.request = request
+        progress = nil
         guard let request else {
             loadedIdentity = nil
             phase = .empty
@@ -90,12 +103,13 @@ public final class ImageModel {
         }
         let pipeline = self.pipeline
         let identity = Identity(request, in: pipeline)
+        let shown = loadedIdentity?.isSameSource(as: identity) == true ? phase.response : nil
         loadedIdentity = identity
         if let hit = pipeline.cachedImage(for: request, key: identity.key) {
             phase = .success(hit)
             return
         }
-        phase = .loading(nil)
+        phase = shown.map(ImagePhase.success) ?? .loading(nil, preview: request.placeholder?.image)
 
         let generation = self.generation
         // Only the newest report matters: a burst of progress collapses into one update, and the
@@ -127,6 +141,7 @@ public final class ImageModel {
         guard inFlight != nil else { return }
         stop()
         phase = .empty
+        progress = nil
     }
 
     /// Loads the current request again, typically after ``ImagePhase/failure(_:)``. Does
@@ -144,6 +159,8 @@ public final class ImageModel {
     ///   placeholder flash before the load has even started.
     /// - Otherwise the image shown for the same source at another size, until the new size
     ///   arrives (a resized cell keeps its picture).
+    /// - Otherwise, when the request carries a `ImageRequest.placeholder`,
+    ///   ``ImagePhase/loading(_:preview:)`` with it decoded: in the first frame, before any network.
     /// - Otherwise ``ImagePhase/empty``.
     ///
     /// `pipeline` defaults to the model's.
@@ -162,6 +179,7 @@ public final class ImageModel {
         if identity == loadedIdentity, !phase.isEmpty { return phase }
         if let hit = pipeline.cachedImage(for: request, key: identity.key) { return .success(hit) }
         if case .success = phase, loadedIdentity?.isSameSource(as: identity) == true { return phase }
+        if let placeholder = request.placeholder { return .loading(nil, preview: placeholder.image) }
         return .empty
     }
 
@@ -187,10 +205,12 @@ public final class ImageModel {
         case let .progress(progress):
             // No throttle beyond the stream's: reports that pile up between two main-actor turns
             // collapse into the newest, and SwiftUI draws at most once a frame anyway.
-            guard phase.isLoading else { return }
-            phase = .loading(progress)
+            self.progress = progress
+            guard case let .loading(_, preview) = phase else { return }
+            phase = .loading(progress, preview: preview)
         case let .finished(outcome):
             inFlight = nil
+            progress = nil
             switch outcome {
             case let .success(response): phase = .success(response)
             case .failure(.cancelled): phase = .empty

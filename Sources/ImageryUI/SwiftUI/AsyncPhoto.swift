@@ -124,12 +124,14 @@ public struct AsyncPhoto<Content: View>: View {
     }
 }
 
+// In the initializers below, a request's placeholder hash, decoded, goes through `content` as
+// the image does, until the image replaces it: it is a blurred picture of the same image.
 extension AsyncPhoto {
     /// Loads `request` and shows the image resizable, or a grey placeholder: `AsyncImage(url:)`'s
     /// behaviour.
     public init(request: ImageRequest?, scale: CGFloat = 1) where Content == _ConditionalContent<Image, Color> {
         self.init(request: request, scale: scale) { phase in
-            if let image = phase.image { image.resizable() } else { Color.gray.opacity(0.2) }
+            if let image = phase.image ?? phase.preview { image.resizable() } else { Color.gray.opacity(0.2) }
         }
     }
 
@@ -138,7 +140,8 @@ extension AsyncPhoto {
         self.init(request: url.map { ImageRequest(url: $0) }, scale: scale)
     }
 
-    /// Loads `request`, showing `placeholder` until the image is ready (and if it fails).
+    /// Loads `request`, showing its placeholder hash through `content`, or else `placeholder`,
+    /// until the image is ready (and `placeholder` if it fails).
     public init<I: View, P: View>(
         request: ImageRequest?,
         scale: CGFloat = 1,
@@ -146,7 +149,7 @@ extension AsyncPhoto {
         @ViewBuilder placeholder: @escaping () -> P
     ) where Content == _ConditionalContent<I, P> {
         self.init(request: request, scale: scale) { phase in
-            if let image = phase.image { content(image) } else { placeholder() }
+            if let image = phase.image ?? phase.preview { content(image) } else { placeholder() }
         }
     }
 
@@ -160,7 +163,8 @@ extension AsyncPhoto {
         self.init(request: url.map { ImageRequest(url: $0) }, scale: scale, content: content, placeholder: placeholder)
     }
 
-    /// Loads `request`, showing `placeholder` while it loads and `failure` if it fails.
+    /// Loads `request`, showing its placeholder hash through `content`, or else `placeholder`,
+    /// while it loads, and `failure` if it fails.
     public init<I: View, P: View, F: View>(
         request: ImageRequest?,
         scale: CGFloat = 1,
@@ -169,7 +173,7 @@ extension AsyncPhoto {
         @ViewBuilder failure: @escaping (ImagePipelineError) -> F
     ) where Content == _ConditionalContent<_ConditionalContent<I, F>, P> {
         self.init(request: request, scale: scale) { phase in
-            if let image = phase.image {
+            if let image = phase.image ?? phase.preview {
                 content(image)
             } else if let error = phase.error {
                 failure(error)

@@ -30,8 +30,8 @@ extension ImagePhase {
     var label: String {
         switch self {
         case .empty: "empty"
-        case let .loading(progress):
-            if let fraction = progress?.fraction { "loading \(Int(fraction * 100))%" } else { "loading" }
+        case let .loading(progress, preview):
+            (progress?.fraction.map { "loading \(Int($0 * 100))%" } ?? "loading") + (preview == nil ? "" : " with preview")
         case let .success(response): "success \(response.origin)"
         case let .failure(error): "failure \(error.kind)"
         }

@@ -8,7 +8,7 @@
 /// ```swift
 /// var request = ImageRequest(url: gifURL, resize: .fit(width: 320, height: 320))
 /// request.animation = AnimationLimits()
-/// let response = try await pipeline.image(for: request)
+/// let response = try await pipeline.response(for: request)
 /// if let animation = response.animation {
 ///     print(animation.frames.count, animation.duration, animation.loopCount)
 ///     let gif = try ImageEncoder(format: .gif).encode(animation)

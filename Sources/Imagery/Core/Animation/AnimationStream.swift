@@ -11,7 +11,7 @@
 /// ```swift
 /// var request = ImageRequest(url: gifURL, resize: .fit(width: 320, height: 320))
 /// request.animation = AnimationLimits(delivery: .stream)
-/// if let stream = try await pipeline.image(for: request).animationStream {
+/// if let stream = try await pipeline.response(for: request).animationStream {
 ///     var writer = try ImageEncoder(format: .webp).animationWriter(loopCount: stream.loopCount)
 ///     var frames = stream.frames()
 ///     while let frame = try await frames.next() { try writer.add(frame) }

@@ -8,7 +8,7 @@
 /// ```swift
 /// var request = ImageRequest(url: avatarURL, resize: .fill(width: 96, height: 96))
 /// request.processors = [.sharpen(sigma: 0.8), .circle]
-/// let avatar = try await pipeline.image(for: request)
+/// let avatar = try await pipeline.response(for: request)
 ///
 /// struct Sepia: ImageProcessing {
 ///     var identifier: String { "com.example.sepia" }
