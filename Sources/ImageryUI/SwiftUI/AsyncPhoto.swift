@@ -102,7 +102,7 @@ public struct AsyncPhoto<Content: View>: View {
         return copy
     }
 
-    /// Runs `processors` on the image after it is sized, as ``Imagery/ImageRequest/processors``
+    /// Runs `processors` on the image after it is sized, as `ImageRequest.processors`
     /// (replacing any the request had): a round avatar, a blurred backdrop.
     ///
     /// ```swift
