@@ -194,14 +194,7 @@ def main():
             server.stop()
         shutil.rmtree(work, ignore_errors=True)
 
-    def median_run(results):
-        ordered = sorted(results, key=lambda r: r["rps"])
-        middle = dict(ordered[len(ordered) // 2])
-        middle["failed"] = sum(r["failed"] for r in results)
-        middle["all_rps"] = [r["rps"] for r in results]
-        return middle
-
-    results = {label: {kind: median_run(entries[kind]) for kind in ("cold", "hot")} for label, entries in runs.items()}
+    results = {label: {kind: bench.median_run(entries[kind]) for kind in ("cold", "hot")} for label, entries in runs.items()}
 
     cores = os.cpu_count() or 2
     per_core = results["direct, 1 instance"]["cold"]["rps"] / cores

@@ -183,15 +183,8 @@ def main():
             server.stop()
         shutil.rmtree(work, ignore_errors=True)
 
-    def median(results):
-        ordered = sorted(results, key=lambda r: r["rps"])
-        middle = dict(ordered[len(ordered) // 2])
-        middle["failed"] = sum(r["failed"] for r in results)
-        middle["all_rps"] = [r["rps"] for r in results]
-        return middle
-
-    cold = {label: median(runs) for label, runs in cold_runs.items()}
-    hits = {label: median(runs) for label, runs in hit_runs.items()}
+    cold = {label: bench.median_run(runs) for label, runs in cold_runs.items()}
+    hits = {label: bench.median_run(runs) for label, runs in hit_runs.items()}
     machine = f"{os.cpu_count()} cores, {os.uname().sysname} {os.uname().release}"
     (output / "s3.json").write_text(json.dumps({"machine": machine, "seconds": args.seconds, "rounds": args.rounds,
                                                 "cold": cold, "hits": hits, "bucket_metrics": [hits_line, misses_line]}, indent=2))

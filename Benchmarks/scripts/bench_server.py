@@ -197,6 +197,16 @@ def wrk(server, base, connections, seconds, hot, script, offset=0):
     }
 
 
+def median_run(results):
+    """The run with the median req/s of `results` (wrk() dicts), with the failures of all of
+    them and every run's req/s beside it."""
+    ordered = sorted(results, key=lambda r: r["rps"])
+    middle = dict(ordered[len(ordered) // 2])
+    middle["failed"] = sum(r["failed"] for r in results)
+    middle["all_rps"] = [r["rps"] for r in results]
+    return middle
+
+
 def psnr(a, b):
     a, b = a.convert("RGB"), b.convert("RGB")
     if a.size != b.size:

@@ -85,7 +85,7 @@ public final class HTTPClientDataLoader: DataLoading {
         var localConfiguration = DataLoader.Configuration()
         localConfiguration.maximumResponseSize = configuration.maximumResponseSize
         self.local = DataLoader(configuration: localConfiguration)
-        let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.seconds * 1e9))
+        let idle = TimeAmount(configuration.idleTimeout)
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,   // followed here, hop by hop
             timeout: .init(connect: idle, read: idle)
@@ -156,7 +156,7 @@ public final class HTTPClientDataLoader: DataLoading {
             for (name, value) in configuration.additionalHeaders.merging(headers, uniquingKeysWith: { $1 }) {
                 request.headers.replaceOrAdd(name: name, value: value)
             }
-            let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(configuration.totalDeadline.seconds * 1e9)))
+            let response = try await client.execute(request, deadline: .now() + TimeAmount(configuration.totalDeadline))
             let status = Int(response.status.code)
             if (300...399).contains(status), let location = response.headers.first(name: "location") {
                 let next = URL(string: location, relativeTo: current)?.absoluteURL
@@ -178,7 +178,7 @@ public final class HTTPClientDataLoader: DataLoading {
         let signed = s3.request(for: location)
         var request = HTTPClientRequest(url: signed.url.absoluteString)
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(configuration.totalDeadline.seconds * 1e9)))
+        let response = try await client.execute(request, deadline: .now() + TimeAmount(configuration.totalDeadline))
         return try await body(of: response, source: source, progress: progress)
     }
 

@@ -1,4 +1,5 @@
 import Crypto
+import Imagery
 
 /// imgproxy's URL signature: HMAC-SHA256(key, salt ‖ path), where `path` is everything after
 /// the signature segment (its leading `/` included), truncated to ``signatureSize`` bytes and

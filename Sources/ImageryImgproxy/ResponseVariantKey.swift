@@ -1,4 +1,5 @@
 import Crypto
+import Imagery
 
 /// What one server response is stored under, in every tier: the memory response cache, the
 /// disk tier and the edge in front. Two requests with the same key get the same bytes.

@@ -97,7 +97,7 @@ public struct ImageSource: Sendable, CustomStringConvertible {
         // Persisted in disk-cache keys: SHA-256, so no one can find a token from its key or
         // make two users' keys collide.
         let digest = SHA256.hash(data: Data(credentials.joined(separator: "\n").utf8))
-        return "#credential=" + digest.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        return "#credential=" + Hex.encode(digest)
     }
 
     /// The source for logs and errors: the URL without its query (which may carry a
@@ -113,11 +113,5 @@ public struct ImageSource: Sendable, CustomStringConvertible {
         case let .file(path): return path
         case let .custom(id, _): return "custom:\(id)"
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

@@ -27,15 +27,7 @@ public enum PlaceholderHash: Sendable, Hashable {
 
     /// A ThumbHash from its hex form (what `imagery-server`'s `/info` answers for `th:1`), or `nil`.
     public init?(thumbHashHex text: String) {
-        let digits = Array(text.utf8)
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        guard let hash = ThumbHash(bytes: bytes) else { return nil }
+        guard let bytes = Hex.decode(text), let hash = ThumbHash(bytes: bytes) else { return nil }
         self = .thumbHash(hash)
     }
 
@@ -61,15 +53,6 @@ public enum PlaceholderHash: Sendable, Hashable {
             let width = landscape ? 32 : max(1, Int((32 * aspectRatio).rounded()))
             let height = landscape ? max(1, Int((32 / aspectRatio).rounded())) : 32
             return hash.image(width: width, height: height)
-        }
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case 48...57: digit - 48
-        case 97...102: digit - 87
-        case 65...70: digit - 55
-        default: nil
         }
     }
 }

@@ -33,7 +33,7 @@ public struct ThumbHash: Sendable, Hashable {
     }
 
     /// The bytes in lowercase hexadecimal.
-    public var hex: String { bytes.map { String(format: "%02x", $0) }.joined() }
+    public var hex: String { Hex.encode(bytes) }
 
     /// The bytes in standard base64, the form the reference implementation's demo shows.
     public var base64: String { Data(bytes).base64EncodedString() }

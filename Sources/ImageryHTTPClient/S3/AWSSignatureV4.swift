@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Imagery
 
 /// AWS Signature Version 4 for S3 and S3-compatible stores (MinIO, R2, Ceph, GCS's XML API):
 /// the `Authorization` header for one request, written from AWS's specification with
@@ -138,6 +139,6 @@ public struct AWSSignatureV4: Sendable {
     }
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        Hex.encode(bytes)
     }
 }

@@ -73,7 +73,7 @@ package final class S3ObjectClient: Sendable {
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
         let limit = maximumObjectBytes
         return try await Self.within(deadline, client) { [request] client in
-            let response = try await client.execute(request, deadline: .now() + Self.timeAmount(deadline))
+            let response = try await client.execute(request, deadline: .now() + TimeAmount(deadline))
             if response.status.code == 404 { return nil }
             guard response.status.code == 200 else { throw Failure.status(Int(response.status.code)) }
             if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > limit { throw Failure.tooLarge }
@@ -106,7 +106,7 @@ package final class S3ObjectClient: Sendable {
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(body)
         try await Self.within(deadline, client) { [request] client in
-            let response = try await client.execute(request, deadline: .now() + Self.timeAmount(deadline))
+            let response = try await client.execute(request, deadline: .now() + TimeAmount(deadline))
             // The reply's body is a few bytes of XML at most; read so the connection is reused.
             _ = try? await response.body.collect(upTo: 64 << 10)
             guard response.status.code == 200 else { throw Failure.status(Int(response.status.code)) }
@@ -118,10 +118,6 @@ package final class S3ObjectClient: Sendable {
 
     static func sha256(_ bytes: some Sequence<UInt8>) -> String {
         AWSSignatureV4.hex(SHA256.hash(data: Array(bytes)))
-    }
-
-    private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        .nanoseconds(Int64(duration.seconds * 1e9))
     }
 
     /// Runs `call`, racing the deadline: AsyncHTTPClient's own deadline covers the head, and

@@ -1,4 +1,4 @@
-/// Hexadecimal bytes, as imgproxy's keys and salts are written.
+/// Hexadecimal bytes: imgproxy's keys and salts, digests, ThumbHashes as `/info` answers them.
 package enum Hex {
     /// `nil` unless `text` is an even number of hex digits (either case).
     package static func decode(_ text: some StringProtocol) -> [UInt8]? {
