@@ -148,14 +148,16 @@ let package = Package(
                 "Imagery",
                 .target(name: "ImageryCodecs", condition: .when(platforms: [.linux])),
                 .target(name: "SwiftUIStub", condition: .when(platforms: [.linux])),
+                .target(name: "UIKitStub", condition: .when(platforms: [.linux])),
                 .target(name: "CoreGraphicsStub", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings
         ),
-        // Declarations of the SwiftUI and Core Graphics symbols ImageryUI uses, written
+        // Declarations of the SwiftUI, UIKit and Core Graphics symbols ImageryUI uses, written
         // from Apple's documentation; empty on Apple platforms (see Sources/Stubs/README.md).
         .target(name: "CoreGraphicsStub", path: "Sources/Stubs/CoreGraphicsStub", swiftSettings: strictSettings),
         .target(name: "SwiftUIStub", dependencies: ["CoreGraphicsStub"], path: "Sources/Stubs/SwiftUIStub", swiftSettings: strictSettings),
+        .target(name: "UIKitStub", dependencies: ["CoreGraphicsStub"], path: "Sources/Stubs/UIKitStub", swiftSettings: strictSettings),
         .executableTarget(
             name: "ImageryCLI",
             dependencies: [
@@ -294,6 +296,7 @@ let package = Package(
                 "ImageryDiskCache",
                 "ImageryTestSupport",
                 .target(name: "SwiftUIStub", condition: .when(platforms: [.linux])),
+                .target(name: "UIKitStub", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings
         ),

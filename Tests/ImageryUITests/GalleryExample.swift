@@ -124,6 +124,24 @@ struct RoundAvatar: View {
 }
 // Example: round avatar end
 
+// Example: animated sticker begin
+struct Sticker: View {
+    let url: URL
+
+    var body: some View {
+        // Frames decoded at 160 points times the display scale, at most 12 held at once;
+        // it pauses off screen and stays on its first frame with Reduce Motion.
+        AsyncPhoto(url: url) { image in
+            image.resizable()
+        } placeholder: {
+            Color.gray.opacity(0.2)
+        }
+        .animated(frameBudget: 12)
+        .frame(width: 160, height: 160)
+    }
+}
+// Example: animated sticker end
+
 protocol ArtworkStore: Sendable {
     func artwork(for albumID: Int64) async throws -> [UInt8]
 }

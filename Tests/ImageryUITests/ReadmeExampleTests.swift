@@ -2,8 +2,9 @@ import Foundation
 import ImageryTestSupport
 import Testing
 
-/// The SwiftUI article's examples (and the README's round avatar) are copies of
-/// `GalleryExample.swift`, which every build compiles; this keeps the copies exact.
+/// The SwiftUI and UIKit articles' examples (and the README's round avatar) are copies of
+/// `GalleryExample.swift` and `UIKitExample.swift`, which every build compiles; this keeps the
+/// copies exact.
 @Suite(.timeLimit(.minutes(1)))
 struct ReadmeExampleTests {
     @Test("Every marked block of GalleryExample.swift appears verbatim in its document", arguments: [
@@ -12,11 +13,21 @@ struct ReadmeExampleTests {
         ("fetched image", "Sources/ImageryUI/ImageryUI.docc/UsingSwiftUI.md"),
         ("round avatar", "Sources/ImageryUI/ImageryUI.docc/UsingSwiftUI.md"),
         ("round avatar", "README.md"),
+        ("animated sticker", "Sources/ImageryUI/ImageryUI.docc/PlayingAnimations.md"),
     ])
     func documentMatchesCompiledExample(block: String, document: String) throws {
-        let example = try DocumentSnippets.read("Tests/ImageryUITests/GalleryExample.swift")
+        try check(block, of: "Tests/ImageryUITests/GalleryExample.swift", in: document)
+    }
+
+    @Test("The UIKit article's collection view is UIKitExample.swift's, verbatim")
+    func uikitArticle() throws {
+        try check("collection view", of: "Tests/ImageryUITests/UIKitExample.swift", in: "Sources/ImageryUI/ImageryUI.docc/UsingUIKit.md")
+    }
+
+    private func check(_ block: String, of file: String, in document: String) throws {
+        let example = try DocumentSnippets.read(file)
         let code = try #require(DocumentSnippets.block(block, in: example))
         #expect(code.count > 200)
-        #expect(try DocumentSnippets.read(document).contains(code), "\(document) lacks the current '\(block)' example from GalleryExample.swift")
+        #expect(try DocumentSnippets.read(document).contains(code), "\(document) lacks the current '\(block)' example from \(file)")
     }
 }

@@ -1,11 +1,15 @@
-// UIKit and AppKit conveniences: two lines each over makeCGImage(). There is no Linux stub of
-// UIKit or AppKit, so this file is type-checked only on Apple platforms.
-#if canImport(UIKit)
+// UIKit and AppKit conveniences: two lines each over makeCGImage(). The UIKit part type-checks
+// on Linux against the UIKit stub; the AppKit part only on macOS.
+#if canImport(UIKit) || os(Linux)
 import Imagery
+#if canImport(UIKit)
 import UIKit
+#else
+import UIKitStub
+#endif
 
 extension Bitmap {
-    /// A `UIImage` over this bitmap's pixels, without a copy.
+    /// A `UIImage` of this bitmap (one copy of its pixels, as ``makeCGImage()`` makes).
     ///
     /// ```swift
     /// imageView.image = try await pipeline.response(for: request).image.makeUIImage(scale: traitCollection.displayScale)

@@ -45,7 +45,8 @@ extension ImageModel {
     /// ```
     ///
     /// Binding the image this model already shows or loads keeps it, and restores the
-    /// request's priority if a disappearance lowered it. Only the latest binding acts when it
+    /// request's priority if a disappearance lowered it. An animation plays while the view is
+    /// bound and pauses when it disappears (``isVisible``). Only the latest binding acts when it
     /// ends, so a view that disappears and quickly reappears keeps its load.
     public func bind(
         _ request: ImageRequest?,
@@ -56,6 +57,7 @@ extension ImageModel {
         bindings &+= 1
         let binding = bindings
         loadIfNeeded(request)
+        isVisible = true
         if loweredOnDisappear, let request {
             priority = request.priority
         }
@@ -64,6 +66,7 @@ extension ImageModel {
         await Self.untilCancelled()
 
         guard binding == bindings else { return }
+        isVisible = false
         switch behavior {
         case .cancel: cancel()
         case let .lowerPriority(priority):

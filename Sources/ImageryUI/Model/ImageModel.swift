@@ -17,7 +17,7 @@ import Observation
 /// model.cancel()              // the cell was reused
 /// ```
 ///
-/// Only ``phase`` and ``progress`` are observed. Everything the model keeps for its own bookkeeping is
+/// Only ``phase``, ``progress`` and ``currentFrame`` are observed. Everything the model keeps for its own bookkeeping is
 /// `@ObservationIgnored`, so the methods meant for SwiftUI's update path
 /// (``phase(for:in:)`` and ``scheduleLoad(_:in:)``) never change observed state while a view
 /// is being evaluated.
@@ -37,6 +37,15 @@ public final class ImageModel {
     /// ```
     public private(set) var progress: DataProgress?
 
+    /// The frame of an animated image to draw now, while one plays (see
+    /// <doc:PlayingAnimations>); `nil` otherwise: draw the phase's image, which for an
+    /// animation is its first frame.
+    ///
+    /// ```swift
+    /// let shown = model.currentFrame ?? model.phase.response?.image
+    /// ```
+    public internal(set) var currentFrame: Bitmap?
+
     /// The pipeline that loads. A change applies from the next load.
     @ObservationIgnored public var pipeline: ImagePipeline
 
@@ -49,6 +58,12 @@ public final class ImageModel {
     @ObservationIgnored private(set) var loadedIdentity: Identity?
     /// Bumped whenever a load stops, so late reports of the old load are dropped.
     @ObservationIgnored private var generation: UInt64 = 0
+    /// What plays the animation of the response shown, made when it first plays.
+    @ObservationIgnored var player: AnimationPlayer?
+    @ObservationIgnored let playbackClock: PlaybackClock
+    @ObservationIgnored var playback = Playback()
+    /// Counts the frames shown, so a shell can tell one frame from the next without comparing pixels.
+    @ObservationIgnored var framesShown = 0
     /// The request ``scheduleLoad(_:in:)`` last saw, which makes it idempotent.
     @ObservationIgnored var scheduledIdentity: Identity??
     /// Bumped by each ``bind(_:in:onDisappear:)``, so only the latest binding acts on disappearing.
@@ -70,11 +85,24 @@ public final class ImageModel {
     /// A model that loads through `pipeline`.
     public init(pipeline: ImagePipeline = .shared) {
         self.pipeline = pipeline
+        self.playbackClock = PlaybackClock(ContinuousClock())
     }
 
-    deinit {
+    /// A model that loads through `pipeline` and plays animations on `playbackClock`: a test
+    /// passes a clock it advances by hand, so frame timing needs no real time.
+    ///
+    /// ```swift
+    /// let model = ImageModel(pipeline: pipeline, playbackClock: ContinuousClock())
+    /// ```
+    public init<C: Clock>(pipeline: ImagePipeline = .shared, playbackClock: C) where C.Duration == Duration {
+        self.pipeline = pipeline
+        self.playbackClock = PlaybackClock(playbackClock)
+    }
+
+    isolated deinit {
         // The view is gone: nobody will look at this image.
         inFlight?.task.cancel()
+        player?.stop()
     }
 
     /// The priority of the load in flight: raise it for the image the user looks at, lower it
@@ -94,6 +122,7 @@ public final class ImageModel {
     /// in flight for another request is cancelled. `nil` clears the model.
     public func load(_ request: ImageRequest?) {
         stop()
+        stopPlayback()
         self.request = request
         progress = nil
         guard let request else {
@@ -107,6 +136,7 @@ public final class ImageModel {
         loadedIdentity = identity
         if let hit = pipeline.cachedImage(for: request, key: identity.key) {
             phase = .success(hit)
+            updatePlayback()
             return
         }
         phase = shown.map(ImagePhase.success) ?? .loading(nil, preview: request.placeholder?.image)
@@ -212,7 +242,9 @@ public final class ImageModel {
             inFlight = nil
             progress = nil
             switch outcome {
-            case let .success(response): phase = .success(response)
+            case let .success(response):
+                phase = .success(response)
+                updatePlayback()
             case .failure(.cancelled): phase = .empty
             case let .failure(error): phase = .failure(error)
             }

@@ -26,6 +26,7 @@ import SwiftUIStub
 /// - ``processors(_:)`` runs processors on it (a circle, a blur) once it is sized.
 /// - When the view disappears its load is cancelled; ``disappearBehavior(_:)`` can lower its
 ///   priority instead. It reloads when the request's identity (source, size and processors) changes.
+/// - ``animated(_:frameBudget:)`` plays an animated GIF or WebP.
 /// - The pipeline comes from the environment (`.imagePipeline(_:)`).
 ///
 /// Everything it does is in ``ImageModel``, which is tested on Linux; this view only reads
@@ -36,10 +37,12 @@ public struct AsyncPhoto<Content: View>: View {
     private let content: (AsyncPhotoPhase) -> Content
     private var fit = ImageRequest.LayoutFit.fill
     private var disappearBehavior = ImageModel.DisappearBehavior.cancel
+    private var frameBudget = ImageModel.defaultFrameBudget
 
     @State private var model = ImageModel()
     @Environment(\.imagePipeline) private var pipeline
     @Environment(\.displayScale) private var displayScale
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
 
     /// Loads `request` and builds the view for each phase.
     ///
@@ -79,16 +82,52 @@ public struct AsyncPhoto<Content: View>: View {
     private func photo(_ request: ImageRequest?, scale: CGFloat) -> some View {
         // The task captures these values, not the view (whose generic type is not Sendable).
         let model = model, pipeline = pipeline, behavior = disappearBehavior
+        let reducesMotion = reduceMotion, frameBudget = frameBudget
         let identity = model.identity(of: request, in: pipeline)   // one cache key per body, for both uses
         let phase = if let request, let identity {
             model.phase(for: request, identity: identity, in: pipeline)
         } else {
             model.phase(for: nil)
         }
-        return content(AsyncPhotoPhase(phase, scale: scale))
-            .task(id: identity) {
+        // The playing frame, read (and so observed) only when the model's phase is this view's.
+        let frame = identity != nil && identity == model.loadedIdentity ? model.currentFrame : nil
+        return content(AsyncPhotoPhase(phase, frame: frame, scale: scale))
+            .task(id: TaskID(identity: identity, reducesMotion: reducesMotion)) {
+                model.reducesMotion = reducesMotion
+                model.frameBudget = frameBudget
                 await model.bind(request, in: pipeline, onDisappear: behavior)
             }
+    }
+
+    /// What restarts the view's task: another image, or the Reduce Motion setting.
+    private struct TaskID: Hashable {
+        let identity: ImageModel.Identity?
+        let reducesMotion: Bool
+    }
+
+    /// Plays an animated GIF or WebP: its frames are decoded at the view's size as playback
+    /// reaches them, at most `frameBudget` held at once; it loops as the file says, pauses when
+    /// the view disappears, and stays on its first frame when Reduce Motion is on. Without
+    /// this, an animation shows its first frame.
+    ///
+    /// ```swift
+    /// AsyncPhoto(url: stickerURL)
+    ///     .animated()
+    ///     .frame(width: 160, height: 160)
+    /// ```
+    ///
+    /// It asks the request for `AnimationLimits(delivery: .stream)` unless the request already
+    /// set `ImageRequest.animation` (with `.frames`, every frame is decoded up front and kept in
+    /// the memory cache, whatever the budget).
+    public func animated(_ animates: Bool = true, frameBudget: Int = ImageModel.defaultFrameBudget) -> Self {
+        var copy = self
+        copy.frameBudget = frameBudget
+        if animates, copy.request?.animation == nil {
+            copy.request?.animation = AnimationLimits(delivery: .stream)
+        } else if !animates {
+            copy.request?.animation = nil
+        }
+        return copy
     }
 
     /// What happens to the load when the view disappears. Default: ``ImageModel/DisappearBehavior/cancel``.

@@ -45,14 +45,15 @@ public enum AsyncPhotoPhase {
         if case let .failure(error) = self { error } else { nil }
     }
 
-    /// `phase` with its bitmap wrapped, without a copy, as an `Image` at `scale` pixels a point.
-    init(_ phase: ImagePhase, scale: CGFloat) {
+    /// `phase` with its bitmap (or, for a playing animation, `frame`) wrapped, without a copy,
+    /// as an `Image` at `scale` pixels a point.
+    init(_ phase: ImagePhase, frame: Bitmap? = nil, scale: CGFloat) {
         switch phase {
         case .empty: self = .empty
         case let .loading(progress, preview): self = .loading(progress, preview: preview.flatMap { Self.image($0, scale: 1) })
         case let .failure(error): self = .failure(error)
         case let .success(response):
-            if let image = Self.image(response.image, scale: scale) {
+            if let image = Self.image(frame ?? response.image, scale: scale) {
                 self = .success(image)
             } else {
                 self = .failure(.processingFailed(

@@ -37,6 +37,14 @@ public struct EnvironmentValues {
         get { self[DisplayScaleKey.self] }
         set { self[DisplayScaleKey.self] = newValue }
     }
+
+    private struct ReduceMotionKey: EnvironmentKey {
+        static var defaultValue: Bool { false }
+    }
+
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/accessibilityreducemotion
+    /// (read-only in SwiftUI: the system sets it).
+    public var accessibilityReduceMotion: Bool { self[ReduceMotionKey.self] }
 }
 
 /// https://developer.apple.com/documentation/swiftui/environment
