@@ -220,6 +220,8 @@ let package = Package(
                 "CImageryBenchFloor",
                 "ImageryDiskCache",
                 "ImageryUI",
+                // Its loopback HTTP server, for the progressive benchmark's slow network.
+                "ImageryTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/imagery-bench",

@@ -109,8 +109,16 @@ public final class HTTPClientDataLoader: DataLoading {
         for source: ImageSource,
         progress: @escaping @Sendable (DataProgress) -> Void
     ) async throws(DataLoadingError) -> [UInt8] {
+        try await loadData(for: source, progress: progress, received: nil)
+    }
+
+    public func loadData(
+        for source: ImageSource,
+        progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
+    ) async throws(DataLoadingError) -> [UInt8] {
         guard case let .url(url, headers) = source.kind, ["http", "https", "s3"].contains(url.scheme?.lowercased() ?? "") else {
-            return try await local.loadData(for: source, progress: progress)
+            return try await local.loadData(for: source, progress: progress, received: received)
         }
         let described = source.description
         let deadline = ContinuousClock.now + configuration.totalDeadline
@@ -124,8 +132,10 @@ public final class HTTPClientDataLoader: DataLoading {
         do {
             return try await withThrowingTaskGroup(of: [UInt8].self) { group in
                 group.addTask {
-                    if let s3 { return try await self.object(s3.location, from: s3.configuration, source: described, progress: progress) }
-                    return try await self.follow(url, headers: headers, source: described, progress: progress)
+                    if let s3 {
+                        return try await self.object(s3.location, from: s3.configuration, source: described, progress: progress, received: received)
+                    }
+                    return try await self.follow(url, headers: headers, source: described, progress: progress, received: received)
                 }
                 group.addTask {
                     try await Task.sleep(until: deadline, clock: .continuous)
@@ -142,7 +152,8 @@ public final class HTTPClientDataLoader: DataLoading {
     /// Requests `url`, following redirects under ``RedirectRule`` and the hop check, and reads
     /// the body up to the limit.
     private func follow(
-        _ url: URL, headers: [String: String], source: String, progress: @escaping @Sendable (DataProgress) -> Void
+        _ url: URL, headers: [String: String], source: String, progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
     ) async throws -> [UInt8] {
         var current = url
         var chain = [url]
@@ -167,25 +178,27 @@ public final class HTTPClientDataLoader: DataLoading {
                 chain.append(current)
                 continue
             }
-            return try await body(of: response, source: source, progress: progress)
+            return try await body(of: response, source: source, progress: progress, received: received)
         }
     }
 
     /// An object from the operator's S3 endpoint, signed, with no redirect and no guard.
     private func object(
-        _ location: S3Location, from s3: S3Configuration, source: String, progress: @escaping @Sendable (DataProgress) -> Void
+        _ location: S3Location, from s3: S3Configuration, source: String, progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
     ) async throws -> [UInt8] {
         let signed = s3.request(for: location)
         var request = HTTPClientRequest(url: signed.url.absoluteString)
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
         let response = try await client.execute(request, deadline: .now() + TimeAmount(configuration.totalDeadline))
-        return try await body(of: response, source: source, progress: progress)
+        return try await body(of: response, source: source, progress: progress, received: received)
     }
 
     /// The body of a final (non-redirect) response, up to the limit: a declared length over it
-    /// is refused before the body is read.
+    /// is refused before the body is read. Only a 2xx body's bytes reach `received`.
     private func body(
-        of response: HTTPClientResponse, source: String, progress: @escaping @Sendable (DataProgress) -> Void
+        of response: HTTPClientResponse, source: String, progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
     ) async throws -> [UInt8] {
         let status = Int(response.status.code), limit = configuration.maximumResponseSize
         if status == 404 || status == 410 { throw DataLoadingError.notFound(source: source) }
@@ -198,6 +211,7 @@ public final class HTTPClientDataLoader: DataLoading {
                 throw DataLoadingError.tooLarge(source: source, limit: limit)
             }
             body.append(buffer)
+            received?(Array(buffer.readableBytesView))
             progress(DataProgress(completed: Int64(body.count), total: declared.map(Int64.init)))
         }
         return body.joined()

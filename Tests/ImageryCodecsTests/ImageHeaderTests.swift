@@ -11,6 +11,15 @@ struct ImageHeaderTests {
         .filter { $0.firstMatch(of: /_(\d+)x(\d+)\./) != nil }
         .sorted()
 
+    @Test("A progressive JPEG is told from its frame header, as its bytes arrive")
+    func progressiveJPEG() {
+        #expect(ImageHeader.isProgressiveJPEG(Fixtures.meadow) == true)
+        #expect(ImageHeader.isProgressiveJPEG(Fixtures.rocket) == false)
+        #expect(ImageHeader.isProgressiveJPEG(Array(Fixtures.meadow.prefix(12))) == nil, "the frame header has not arrived")
+        #expect(ImageHeader.isProgressiveJPEG(Fixtures.logo) == false)
+        #expect(ImageHeader.isProgressiveJPEG([0xFF]) == nil)
+    }
+
     @Test("Every bundled JPEG, PNG, GIF, WebP, HEIC, AVIF and JPEG XL declares the size in its name", arguments: files)
     func declaredSize(_ name: String) throws {
         let match = try #require(name.firstMatch(of: /_(\d+)x(\d+)\./))

@@ -52,6 +52,27 @@ struct HTTPClientDataLoaderTests {
         #expect(try await load(server.url("/large.jpg")).get() == body)
     }
 
+    @Test("The bytes of a 2xx body reach `received` as they arrive, in order; an error's body never does")
+    func receivedBytes() async throws {
+        var generator = SplitMix64(state: 11)
+        let body = (0..<(1 << 20) + 777).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let server = try TestHTTPServer { request in request.path == "/missing.jpg" ? .status(404) : .ok(body) }
+        defer { server.stop() }
+        let loader = HTTPClientDataLoader()
+        let chunks = Locked<[[UInt8]]>([])
+        let bytes = try await loader.loadData(for: .url(server.url("/body.jpg")), progress: { _ in }, received: { chunk in chunks.withLock { $0.append(chunk) } })
+        #expect(bytes == body)
+        #expect(chunks.withLock { $0 }.flatMap { $0 } == body)
+        #expect(chunks.withLock { $0.count } > 1)
+
+        chunks.withLock { $0 = [] }
+        await #expect(throws: DataLoadingError.notFound(source: server.url("/missing.jpg").absoluteString)) {
+            _ = try await loader.loadData(for: .url(server.url("/missing.jpg")), progress: { _ in }, received: { chunk in chunks.withLock { $0.append(chunk) } })
+        }
+        #expect(chunks.withLock { $0 }.isEmpty)
+        try await loader.shutdown()
+    }
+
     @Test("A declared 10 GB body is refused from its Content-Length, before the body is read")
     func declaredTooLarge() async throws {
         let server = try TestHTTPServer { _ in .endless(declared: 10_000_000_000) }

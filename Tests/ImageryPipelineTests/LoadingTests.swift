@@ -101,6 +101,8 @@ struct LoadingTests {
             case let .progress(value):
                 #expect(finished == nil)
                 progress.append(value)
+            case .preview:
+                Issue.record("no previews were asked for")
             case let .finished(response):
                 finished = response
             }

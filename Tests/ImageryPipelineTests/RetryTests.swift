@@ -137,6 +137,32 @@ struct RetryTests {
         #expect(attempts.withLock { $0 } == 1)
         #expect(delays.withLock { $0 }.isEmpty)
     }
+    @Test("Only the first attempt's bytes reach `received`: a retried body starts again, and previews of two beginnings would be nonsense")
+    func receivedFirstAttemptOnly() async throws {
+        let loader = RetryingDataLoader(wrapping: DroppingLoader(attempts: Locked(0)), policy: RetryPolicy()) { _ in }
+        let chunks = Locked<[[UInt8]]>([])
+        let bytes = try await loader.loadData(for: .custom(id: "drop") { [] }, progress: { _ in }, received: { chunk in chunks.withLock { $0.append(chunk) } })
+        #expect(bytes == [1, 2, 3, 4])
+        #expect(chunks.withLock { $0 } == [[1, 2]])
+    }
+}
+
+/// Hands over two bytes and drops the connection on its first attempt; answers whole on the next.
+private struct DroppingLoader: DataLoading {
+    let attempts: Locked<Int>
+
+    func loadData(for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void) async throws(DataLoadingError) -> [UInt8] {
+        try await loadData(for: source, progress: progress, received: nil)
+    }
+
+    func loadData(
+        for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void, received: (@Sendable ([UInt8]) -> Void)?
+    ) async throws(DataLoadingError) -> [UInt8] {
+        let attempt = attempts.withLock { $0 += 1; return $0 }
+        received?(attempt == 1 ? [1, 2] : [1, 2, 3, 4])
+        if attempt == 1 { throw .connectionFailed(source: "drop", detail: "reset") }
+        return [1, 2, 3, 4]
+    }
 }
 
 /// A loader that fails every attempt with `error`, counting them.

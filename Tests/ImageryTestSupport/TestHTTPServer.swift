@@ -39,6 +39,9 @@ package final class TestHTTPServer: Sendable {
         /// Nothing at all: the request is read and never answered, until the client hangs up
         /// (event `closed:<path>`).
         case silent
+        /// Status 200 with `body`, sent at about `bytesPerSecond` in 8 KB runs: a slow network
+        /// for the progressive-preview benchmark.
+        case throttled([UInt8], bytesPerSecond: Int)
     }
 
     /// Bytes sent by `.endless` replies.
@@ -151,6 +154,18 @@ package final class TestHTTPServer: Sendable {
             }
             events.record("closed:\(request.path)")
             return false
+        case let .throttled(body, rate):
+            guard send(fd, head(200, length: body.count)) else { return false }
+            let run = 8 << 10
+            let pause = useconds_t(Double(run) / Double(max(1, rate)) * 1_000_000)
+            var start = 0
+            while start < body.count {
+                usleep(pause)   // the server's own pace, on its connection thread
+                let end = min(start + run, body.count)
+                guard send(fd, Array(body[start..<end])) else { return false }
+                start = end
+            }
+            return true
         case .silent:
             var byte: UInt8 = 0
             while recv(fd, &byte, 1, 0) > 0 {}

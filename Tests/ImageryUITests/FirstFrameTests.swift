@@ -137,3 +137,33 @@ struct FirstFrameTests {
         #expect(seen == ["preview"])
     }
 }
+
+/// Progressive previews in the model.
+@MainActor
+@Suite(.timeLimit(.minutes(3)))
+struct ProgressiveModelTests {
+    @Test("The model shows a progressive JPEG's scans as its preview while it downloads, then the image")
+    func showsPreviews() async throws {
+        // Given a progressive JPEG of which 40% has arrived, and a pipeline with previews on
+        let loader = SplitLoader(bytes: Fixtures.meadow, split: Fixtures.meadow.count * 4 / 10)
+        let pipeline = ImagePipeline(configuration: .standard.with {
+            $0.dataLoader = loader
+            $0.isProgressiveDecodingEnabled = true
+            $0.progressiveDecodingInterval = .zero
+        })
+        let model = ImageModel(pipeline: pipeline)
+        let request = ImageRequest(source: .custom(id: "meadow") { [] }, resize: .fill(width: 200, height: 160))
+
+        // When it loads, the phase is loading with a preview at the request's size
+        model.load(request)
+        await waitUntil(model) { $0.preview != nil }
+        #expect(model.phase.preview?.width == 200 && model.phase.preview?.height == 160)
+        #expect(model.phase.isLoading)
+        #expect(pipeline.cachedImage(for: request) == nil, "a preview is never cached")
+
+        // Then the image replaces it
+        loader.open()
+        await waitUntil(model) { $0.response != nil }
+        #expect(model.phase.response?.image.width == 200)
+    }
+}

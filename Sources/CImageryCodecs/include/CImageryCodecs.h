@@ -63,6 +63,70 @@ ImgStatus img_jpeg_finish(ImgJpegDecoder *decoder);
 const char *img_jpeg_message(const ImgJpegDecoder *decoder);
 int img_jpeg_warning_count(const ImgJpegDecoder *decoder);
 
+// Incremental JPEG decoding while a download is in flight, for progressive previews
+// (libjpeg's buffered-image mode over a suspending source). No call ever waits for
+// data: feed consumes what it has been given and returns.
+//
+// Sequence: create; feed each chunk; once state.header_ready, read the info, choose the
+// scale and call start (once); after any feed or start, if state.completed_scans has
+// grown, render. When the download ends, call end. When state.finished, the next render
+// is the final image.
+//
+// A scan counts as complete once all of it and the marker after it (the next scan's SOS,
+// or EOI) have been consumed: only then can libjpeg render it without more input. A
+// render shows that scan and, in rows the next scan has already reached, part of the
+// next one. A baseline file is one scan, complete only at EOI: it gets no previews, just
+// the final render. A truncated download is finished by end, as by a plain decode.
+//
+// IMG_ERR_USAGE leaves the decoder as it was; any other error is final (later calls
+// return it) and the caller keeps its last render.
+
+typedef struct ImgJpegProgressive ImgJpegProgressive;
+
+typedef struct {
+    /// IMG_OK, or the error that stopped the decoder.
+    ImgStatus status;
+    /// The header has been read: img_jpeg_progressive_info answers and start may be called.
+    int header_ready;
+    int started;
+    /// Scans a render would show; 0 until the first is complete (a baseline file: until EOI).
+    int completed_scans;
+    /// EOI consumed: the next render is the final image; further bytes are ignored.
+    int finished;
+    /// Warnings that damaged pixels (not strict only: when strict, the first one is an error).
+    int warnings;
+    /// The render size, once started.
+    int output_width;
+    int output_height;
+} ImgJpegProgressiveState;
+
+/// `strict`, `max_scans` (0: no limit), `max_memory`: as img_jpeg_decoder_create. `max_pixels` (0: no limit):
+/// a header whose width × height is larger is refused, IMG_ERR_OUT_OF_MEMORY, before image memory is allocated.
+/// `max_memory` bounds libjpeg's buffers; the decoder's own copy of unconsumed input is bounded separately
+/// (1 MiB once started), except between the header and start, when the bytes fed wait for start.
+ImgJpegProgressive *img_jpeg_progressive_create(int strict, int max_scans, long max_memory, long max_pixels);
+void img_jpeg_progressive_destroy(ImgJpegProgressive *p);
+/// Copies the next `length` bytes of the file and consumes all it can. Before start, reads only the header.
+ImgStatus img_jpeg_progressive_feed(ImgJpegProgressive *p, const uint8_t *data, size_t length);
+/// No more bytes will come. If the file is incomplete (even if only its EOI is missing), libjpeg sees the
+/// end as in a plain decode: when strict, IMG_ERR_TRUNCATED; otherwise a warning, the scan in progress
+/// completes with zeros and state.finished is set (once started). Call it before or after start.
+ImgStatus img_jpeg_progressive_end(ImgJpegProgressive *p);
+ImgJpegProgressiveState img_jpeg_progressive_state(const ImgJpegProgressive *p);
+/// The header, once state.header_ready. The EXIF and ICC pointers are owned by the decoder.
+ImgStatus img_jpeg_progressive_info(const ImgJpegProgressive *p, ImgJpegInfo *info);
+/// Fixes the output scale `scale_num`/8 for every render, the final one included (libjpeg cannot change it
+/// later), then consumes what was fed so far. Output is as img_jpeg_start: 4 bytes a pixel, RGBA (A = 255)
+/// or, for CMYK/YCCK sources, CMYK. Early scans are block-smoothed, except at 1/8, where each pixel is its
+/// block's exact average (so a 1/8 render of a truncated file differs from img_jpeg_*, which smooths).
+ImgStatus img_jpeg_progressive_start(ImgJpegProgressive *p, int scale_num, int *out_width, int *out_height);
+/// Draws the last complete scan into `buffer`: output_height rows `stride` bytes apart, `capacity` bytes in all.
+/// Reads no input. `*out_scans` (may be NULL): the scans shown. IMG_ERR_USAGE before the first complete scan.
+ImgStatus img_jpeg_progressive_render(ImgJpegProgressive *p, uint8_t *buffer, size_t stride, size_t capacity,
+                                      int *out_scans);
+/// The error, or else the first warning.
+const char *img_jpeg_progressive_message(const ImgJpegProgressive *p);
+
 /// Encodes RGBA (alpha ignored) as baseline JPEG. `*out` is malloc'd: release it with img_free.
 ImgStatus img_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
                           uint8_t **out, size_t *out_length, char *message, size_t message_capacity);

@@ -89,6 +89,11 @@ public protocol ImageDecoding: Sendable {
     /// decoded now, the rest when they are read. `nil` when `data` is not an animation. The
     /// default implementation returns `nil`.
     func animationStream(_ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> AnimationStream?
+
+    /// A decoder of previews for an image whose bytes are still arriving, at the scale
+    /// `resize` needs, or `nil` when this decoder makes none (the default). See
+    /// ``ProgressiveDecoding``.
+    func progressiveDecoder(resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) -> (any ProgressiveDecoding)?
 }
 
 extension ImageDecoding {
@@ -99,6 +104,10 @@ extension ImageDecoding {
 
     /// No animation: every source decodes as a still.
     public func animationStream(_ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> AnimationStream? {
+        nil
+    }
+
+    public func progressiveDecoder(resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) -> (any ProgressiveDecoding)? {
         nil
     }
 }

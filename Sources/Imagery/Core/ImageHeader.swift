@@ -33,6 +33,18 @@ package enum ImageHeader {
         }
     }
 
+    /// Whether the JPEG that `bytes` begin is progressive (its frame header is SOF2, 6, 10 or
+    /// 14); `nil` until the frame header has arrived, and `false` for anything that is not a
+    /// JPEG. What an incremental decoder asks before it makes previews.
+    package static func isProgressiveJPEG(_ bytes: [UInt8]) -> Bool? {
+        guard bytes.count >= 2 else { return nil }
+        guard bytes[0] == 0xFF, bytes[1] == 0xD8 else { return false }
+        return firstJPEGSegment(in: bytes) { marker, _ in
+            guard (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) else { return nil }
+            return [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+        }
+    }
+
     /// Walks a JPEG's marker segments up to its image data, handing `visit` each segment's
     /// marker and the index of its `FF`, until it returns a value. Fill bytes and standalone
     /// markers are stepped over; a byte that is not a marker ends the walk.

@@ -27,15 +27,24 @@ public struct AuthorizingDataLoader: DataLoading {
         for source: ImageSource,
         progress: @escaping @Sendable (DataProgress) -> Void
     ) async throws(DataLoadingError) -> [UInt8] {
+        try await loadData(for: source, progress: progress, received: nil)
+    }
+
+    public func loadData(
+        for source: ImageSource,
+        progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
+    ) async throws(DataLoadingError) -> [UInt8] {
         guard case let .url(url, headers) = source.kind, ["http", "https"].contains(url.scheme?.lowercased()) else {
-            return try await base.loadData(for: source, progress: progress)
+            return try await base.loadData(for: source, progress: progress, received: received)
         }
         let token = try await tokens.token()
         do {
-            return try await base.loadData(for: Self.authorized(url, headers, token), progress: progress)
+            // A refused attempt hands over no bytes (no body of an error reaches `received`).
+            return try await base.loadData(for: Self.authorized(url, headers, token), progress: progress, received: received)
         } catch .httpStatus(401, _) {
             let fresh = try await tokens.refreshedToken(replacing: token)
-            return try await base.loadData(for: Self.authorized(url, headers, fresh), progress: progress)
+            return try await base.loadData(for: Self.authorized(url, headers, fresh), progress: progress, received: received)
         }
     }
 

@@ -47,11 +47,19 @@ public struct DataLoader: DataLoading {
         for source: ImageSource,
         progress: @escaping @Sendable (DataProgress) -> Void
     ) async throws(DataLoadingError) -> [UInt8] {
+        try await loadData(for: source, progress: progress, received: nil)
+    }
+
+    public func loadData(
+        for source: ImageSource,
+        progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
+    ) async throws(DataLoadingError) -> [UInt8] {
         switch source.kind {
         case let .url(url, headers):
             switch url.scheme?.lowercased() {
             case "http", "https":
-                return try await http.load(url, headers: headers, source: source.description, progress: progress)
+                return try await http.load(url, headers: headers, source: source.description, progress: progress, received: received)
             case "file":
                 return try await FileDataLoader.load(path: url.path, limit: configuration.maximumResponseSize)
             default:

@@ -32,6 +32,21 @@ public protocol DataLoading: Sendable {
         progress: @escaping @Sendable (DataProgress) -> Void
     ) async throws(DataLoadingError) -> [UInt8]
 
+    /// Loads `source` as ``loadData(for:progress:)`` does, and also hands `received` each run
+    /// of bytes, in order, as it arrives, for progressive previews
+    /// (``ImagePipeline/Configuration/isProgressiveDecodingEnabled``). Only the bytes of the
+    /// response that is returned are handed over: none of an error's body, and none of an
+    /// attempt that is retried. With `received` `nil`, it is ``loadData(for:progress:)``.
+    ///
+    /// The default implementation hands over nothing: a loader that cannot stream gives no
+    /// previews, and loses nothing else. ``DataLoader`` streams HTTP, and the decorators pass
+    /// `received` through.
+    func loadData(
+        for source: ImageSource,
+        progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
+    ) async throws(DataLoadingError) -> [UInt8]
+
     /// What, besides the source itself, decides the bytes this loader returns for `source`:
     /// for example the account whose token ``AuthorizingDataLoader`` attaches. It becomes
     /// part of every cache key, so two accounts never share an image. Default: `nil`.
@@ -40,6 +55,14 @@ public protocol DataLoading: Sendable {
 
 extension DataLoading {
     public func cachePartition(for source: ImageSource) -> String? { nil }
+
+    public func loadData(
+        for source: ImageSource,
+        progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
+    ) async throws(DataLoadingError) -> [UInt8] {
+        try await loadData(for: source, progress: progress)
+    }
 }
 
 /// How much of a download has arrived.

@@ -32,7 +32,8 @@ final class HTTPDataLoader: Sendable {
         _ url: URL,
         headers: [String: String],
         source: String,
-        progress: @escaping @Sendable (DataProgress) -> Void
+        progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
     ) async throws(DataLoadingError) -> [UInt8] {
         var request = URLRequest(url: url)
         request.timeoutInterval = configuration.timeout.seconds
@@ -42,7 +43,7 @@ final class HTTPDataLoader: Sendable {
         let task = session.dataTask(with: request)
         let transfer = HTTPSessionDelegate.Transfer(
             source: source, url: url, limit: configuration.maximumResponseSize,
-            maximumRedirects: configuration.maximumRedirects, progress: progress
+            maximumRedirects: configuration.maximumRedirects, progress: progress, received: received
         )
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -11,6 +11,8 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let limit: Int
         let maximumRedirects: Int
         let progress: @Sendable (DataProgress) -> Void
+        /// Hands each run of bytes of an accepted response on, when someone asked.
+        let received: (@Sendable ([UInt8]) -> Void)?
         /// Every URL of the redirect chain so far, the first included, to catch a loop.
         var chain: [URL]
         var bytes: [UInt8] = []
@@ -20,12 +22,16 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var failure: DataLoadingError?
         var continuation: CheckedContinuation<Result<[UInt8], DataLoadingError>, Never>?
 
-        init(source: String, url: URL, limit: Int, maximumRedirects: Int, progress: @escaping @Sendable (DataProgress) -> Void) {
+        init(
+            source: String, url: URL, limit: Int, maximumRedirects: Int,
+            progress: @escaping @Sendable (DataProgress) -> Void, received: (@Sendable ([UInt8]) -> Void)? = nil
+        ) {
             self.source = source
             self.chain = [url]
             self.limit = limit
             self.maximumRedirects = maximumRedirects
             self.progress = progress
+            self.received = received
         }
     }
 
@@ -103,7 +109,7 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let update: (DataProgress, @Sendable (DataProgress) -> Void)? = transfers.withLock { transfers in
+        let update: (DataProgress, @Sendable (DataProgress) -> Void, (@Sendable ([UInt8]) -> Void)?)? = transfers.withLock { transfers in
             let id = dataTask.taskIdentifier
             guard transfers[id] != nil, transfers[id]!.failure == nil else { return nil }
             if transfers[id]!.bytes.count + data.count > transfers[id]!.limit {
@@ -113,12 +119,15 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             }
             transfers[id]!.bytes.append(contentsOf: data)
             let transfer = transfers[id]!
-            return (DataProgress(completed: Int64(transfer.bytes.count), total: transfer.expected), transfer.progress)
+            return (DataProgress(completed: Int64(transfer.bytes.count), total: transfer.expected), transfer.progress, transfer.received)
         }
-        guard let (progress, report) = update else {
+        guard let (progress, report, received) = update else {
             dataTask.cancel()
             return
         }
+        // Bytes of a response the delegate refused never reach here: a failed status cancels
+        // the task before its body.
+        received?([UInt8](data))
         report(progress)
     }
 

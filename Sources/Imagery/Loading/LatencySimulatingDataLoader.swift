@@ -32,6 +32,14 @@ public struct LatencySimulatingDataLoader: DataLoading {
         for source: ImageSource,
         progress: @escaping @Sendable (DataProgress) -> Void
     ) async throws(DataLoadingError) -> [UInt8] {
+        try await loadData(for: source, progress: progress, received: nil)
+    }
+
+    public func loadData(
+        for source: ImageSource,
+        progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
+    ) async throws(DataLoadingError) -> [UInt8] {
         let low = delay.lowerBound.seconds, high = delay.upperBound.seconds
         let seconds = high > low ? Double.random(in: low...high) : low
         do {
@@ -39,7 +47,7 @@ public struct LatencySimulatingDataLoader: DataLoading {
         } catch {
             throw .cancelled
         }
-        return try await base.loadData(for: source, progress: progress)
+        return try await base.loadData(for: source, progress: progress, received: received)
     }
 
     public func cachePartition(for source: ImageSource) -> String? { base.cachePartition(for: source) }

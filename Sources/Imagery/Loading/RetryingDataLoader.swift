@@ -33,11 +33,21 @@ public struct RetryingDataLoader: DataLoading {
         for source: ImageSource,
         progress: @escaping @Sendable (DataProgress) -> Void
     ) async throws(DataLoadingError) -> [UInt8] {
+        try await loadData(for: source, progress: progress, received: nil)
+    }
+
+    /// Hands `received` the bytes of the first attempt only: a retry starts the body again,
+    /// and previews made of two beginnings would be nonsense. The image itself is unaffected.
+    public func loadData(
+        for source: ImageSource,
+        progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?
+    ) async throws(DataLoadingError) -> [UInt8] {
         let deadline = ContinuousClock.now + policy.deadline
         let described = source.description
         do {
             return try await withThrowingTaskGroup(of: [UInt8].self) { group in
-                group.addTask { try await attempts(source, progress: progress, until: deadline) }
+                group.addTask { try await attempts(source, progress: progress, received: received, until: deadline) }
                 group.addTask {
                     try await Task.sleep(until: deadline, clock: .continuous)
                     throw DataLoadingError.timedOut(source: described)
@@ -55,13 +65,14 @@ public struct RetryingDataLoader: DataLoading {
     /// Attempts until one succeeds, a failure is not transient, the attempts run out, or the
     /// next wait would end past `deadline`.
     private func attempts(
-        _ source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void, until deadline: ContinuousClock.Instant
+        _ source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void,
+        received: (@Sendable ([UInt8]) -> Void)?, until deadline: ContinuousClock.Instant
     ) async throws(DataLoadingError) -> [UInt8] {
         var attempt = 1
         var random = SystemRandomNumberGenerator()
         while true {
             do {
-                return try await base.loadData(for: source, progress: progress)
+                return try await base.loadData(for: source, progress: progress, received: attempt == 1 ? received : nil)
             } catch {
                 guard policy.shouldRetry(error, afterAttempt: attempt), !Task.isCancelled else { throw error }
                 let delay = policy.delay(beforeRetry: attempt, using: &random)

@@ -72,6 +72,22 @@ extension ImagePipeline {
         /// ```
         public var draftHeadroom = 2
 
+        // MARK: Progressive previews
+
+        /// Whether requests get previews while their image downloads: a progressive JPEG
+        /// shows each scan as it completes, reduced to the request's size and processed as the
+        /// image is, in ``ImageTask/Event/preview(_:)`` (and in `ImageModel`'s phase). Only the
+        /// final image is cached. A request can say otherwise
+        /// (``ImageRequest/progressivePreviews``). Default: `false`, as in Nuke.
+        ///
+        /// ```swift
+        /// configuration.isProgressiveDecodingEnabled = true
+        /// ```
+        public var isProgressiveDecodingEnabled = false
+        /// The least time between two previews of one image: each costs a decode, and a scan
+        /// that completes sooner waits for the next bytes. Default: 0.2 s.
+        public var progressiveDecodingInterval: Duration = .milliseconds(200)
+
         // MARK: Observability
 
         /// Where the pipeline logs: downloads and per-request failures at `debug` (a failure

@@ -20,6 +20,10 @@ import Logging
 // nobody downstream waits for it. Work waits in three WorkQueues, by priority: "downloads"
 // (≤ 6), "decodes" and "processing" (≤ cores).
 //
+// With previews asked for, a decode Job gives its download a PreviewFeed: the loader hands it
+// the bytes as they arrive, it decodes scans off the actor, and each preview comes back with
+// one hop and travels down the Jobs as an event, never cached.
+//
 // With a disk tier (DataCaching), a new process Job first looks for its processed image on
 // disk and a fetch Job for the original bytes, both off the actor; what comes from the source
 // is written back in detached tasks, so delivery never waits for a disk write.
@@ -190,13 +194,15 @@ public final class ImagePipeline: Sendable {
         start(request)
     }
 
-    /// Progress of the shared download, then the image, as an async sequence that throws
+    /// Progress of the shared download (and previews, when the request gets them), then the
+    /// image, as an async sequence that throws
     /// ``ImagePipelineError``. Ending the iteration early cancels this caller's interest.
     ///
     /// ```swift
     /// for try await event in pipeline.events(for: request) {
     ///     switch event {
     ///     case .progress(let progress): bar.fraction = progress.fraction ?? 0
+    ///     case .preview(let preview): imageView.show(preview)   // with progressive previews on
     ///     case .finished(let response): imageView.show(response.image)
     ///     }
     /// }

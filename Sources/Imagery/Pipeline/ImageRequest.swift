@@ -56,6 +56,17 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// request.placeholder = PlaceholderHash(thumbHashBase64: "1QcSHQRnh493V4dIh4eXh1h4kJUI")
     /// ```
     public var placeholder: PlaceholderHash?
+    /// Whether this request gets previews while its image downloads (progressive JPEG scans,
+    /// at its size); `nil` follows the pipeline's
+    /// ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``. A request that joins a
+    /// download already under way without previews gets none. Not part of any cache key.
+    /// Default: `nil`.
+    ///
+    /// ```swift
+    /// var request = ImageRequest(url: heroURL, resize: .fit(width: 1200, height: 800))
+    /// request.progressivePreviews = true
+    /// ```
+    public var progressivePreviews: Bool?
 
     /// A request for `source`, presented at `resize`.
     public init(source: ImageSource, resize: Resize? = nil, priority: Priority = .normal) {

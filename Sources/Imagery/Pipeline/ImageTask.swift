@@ -18,6 +18,9 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
     public enum Event: Sendable {
         /// Bytes of the shared download so far.
         case progress(DataProgress)
+        /// A preview of the image while it downloads (``ImageRequest/progressivePreviews``):
+        /// upright, at the request's size, processed; never cached.
+        case preview(Bitmap)
         /// The image.
         case finished(ImageResponse)
     }
@@ -122,6 +125,11 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
             return state.onEvent
         }
         onEvent?(.progress(progress))
+    }
+
+    func report(preview: Bitmap) {
+        let onEvent = state.withLock { $0.outcome == nil ? $0.onEvent : nil }
+        onEvent?(.preview(preview))
     }
 
     /// Delivers the outcome; only the first call has any effect, so every waiter and callback

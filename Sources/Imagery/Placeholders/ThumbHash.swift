@@ -80,54 +80,53 @@ public struct ThumbHash: Sendable, Hashable {
         let columns = max(lx, header.hasAlpha ? 5 : 3), rows = max(ly, header.hasAlpha ? 5 : 3)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         var fy = [Double](repeating: 0, count: rows)
-        // Each column's cosines once, not once per row: the same values, so the same pixels as
-        // the reference, and most of the decode's time was these calls.
-        var columnCosines = [Double](repeating: 0, count: width * columns)
-        for x in 0..<width {
-            for column in 0..<columns { columnCosines[x * columns + column] = cos(.pi / Double(width) * (Double(x) + 0.5) * Double(column)) }
+        // Each column's cosines once, not once per row, stored by column so that four pixels'
+        // cosines sit side by side (the width padded to four).
+        let padded = (width + 3) & ~3
+        var columnCosines = [Double](repeating: 0, count: columns * padded)
+        for column in 0..<columns {
+            for x in 0..<width { columnCosines[column * padded + x] = cos(.pi / Double(width) * (Double(x) + 0.5) * Double(column)) }
         }
-        for y in 0..<height {
-            for row in 0..<rows { fy[row] = cos(.pi / Double(height) * (Double(y) + 0.5) * Double(row)) }
-            for x in 0..<width {
-                let first = x * columns   // this column's cosines in columnCosines
-                var value = header.dc, alpha = alphaDC
-                var index = 0
-                for cy in 0..<ly {
-                    var cx = cy > 0 ? 0 : 1
-                    while cx * ly < lx * (ly - cy) {
-                        value.l += lAC[index] * columnCosines[first + cx] * fy[cy] * 2
-                        index += 1
-                        cx += 1
+        // Four pixels at a time, one lane each: every lane computes the reference's own terms,
+        // in its order, with the same rounding (no lane mixes with another), so the pixels stay
+        // identical; four independent sums simply keep the processor busy where one sum waited
+        // on its previous addition.
+        let lTerms = Self.terms(nx: lx, ny: ly), pqTerms = Self.terms(nx: 3, ny: 3), aTerms = Self.terms(nx: 5, ny: 5)
+        let hasAlpha = header.hasAlpha, dc = header.dc
+        columnCosines.withUnsafeBufferPointer { cosines in
+            let base = UnsafeRawPointer(cosines.baseAddress!)
+            func cosinesAt(column: Int, x: Int) -> SIMD4<Double> {
+                base.loadUnaligned(fromByteOffset: (column * padded + x) * MemoryLayout<Double>.stride, as: SIMD4<Double>.self)
+            }
+            for y in 0..<height {
+                for row in 0..<rows { fy[row] = cos(.pi / Double(height) * (Double(y) + 0.5) * Double(row)) }
+                var x = 0
+                while x < width {
+                    var l = SIMD4<Double>(repeating: dc.l), p = SIMD4<Double>(repeating: dc.p), q = SIMD4<Double>(repeating: dc.q)
+                    var alpha = SIMD4<Double>(repeating: alphaDC)
+                    for (index, term) in lTerms.enumerated() {
+                        l += SIMD4(repeating: lAC[index]) * cosinesAt(column: term.column, x: x) * fy[term.row] * 2
                     }
-                }
-                index = 0
-                for cy in 0..<3 {
-                    var cx = cy > 0 ? 0 : 1
-                    while cx < 3 - cy {
-                        let f = columnCosines[first + cx] * fy[cy] * 2
-                        value.p += pAC[index] * f
-                        value.q += qAC[index] * f
-                        index += 1
-                        cx += 1
+                    for (index, term) in pqTerms.enumerated() {
+                        let f = cosinesAt(column: term.column, x: x) * fy[term.row] * 2
+                        p += SIMD4(repeating: pAC[index]) * f
+                        q += SIMD4(repeating: qAC[index]) * f
                     }
-                }
-                if header.hasAlpha {
-                    index = 0
-                    for cy in 0..<5 {
-                        var cx = cy > 0 ? 0 : 1
-                        while cx < 5 - cy {
-                            alpha += aAC[index] * columnCosines[first + cx] * fy[cy] * 2
-                            index += 1
-                            cx += 1
+                    if hasAlpha {
+                        for (index, term) in aTerms.enumerated() {
+                            alpha += SIMD4(repeating: aAC[index]) * cosinesAt(column: term.column, x: x) * fy[term.row] * 2
                         }
                     }
+                    for lane in 0..<min(4, width - x) {
+                        let rgb = LPQ(l: l[lane], p: p[lane], q: q[lane]).rgb, out = (y * width + x + lane) * 4
+                        // The reference stores into bytes by truncation.
+                        pixels[out] = UInt8(max(0, 255 * min(1, rgb.red)))
+                        pixels[out + 1] = UInt8(max(0, 255 * min(1, rgb.green)))
+                        pixels[out + 2] = UInt8(max(0, 255 * min(1, rgb.blue)))
+                        pixels[out + 3] = UInt8(max(0, 255 * min(1, alpha[lane])))
+                    }
+                    x += 4
                 }
-                let rgb = value.rgb, out = (y * width + x) * 4
-                // The reference stores into bytes by truncation.
-                pixels[out] = UInt8(max(0, 255 * min(1, rgb.red)))
-                pixels[out + 1] = UInt8(max(0, 255 * min(1, rgb.green)))
-                pixels[out + 2] = UInt8(max(0, 255 * min(1, rgb.blue)))
-                pixels[out + 3] = UInt8(max(0, 255 * min(1, alpha)))
             }
         }
         return Bitmap(width: width, height: height, pixels: pixels, alphaMode: header.hasAlpha ? .straight : .opaque)
@@ -135,6 +134,20 @@ public struct ThumbHash: Sendable, Hashable {
 }
 
 extension ThumbHash {
+    /// The coefficients of an `nx` × `ny` triangle (the DC left out) in the order the hash
+    /// stores them: row by row, each row `cx * ny < nx * (ny - cy)` long.
+    static func terms(nx: Int, ny: Int) -> [(column: Int, row: Int)] {
+        var terms: [(column: Int, row: Int)] = []
+        for cy in 0..<ny {
+            var cx = cy > 0 ? 0 : 1
+            while cx * ny < nx * (ny - cy) {
+                terms.append((cx, cy))
+                cx += 1
+            }
+        }
+        return terms
+    }
+
     /// Luminance and two chroma channels: the colour space the hash stores.
     struct LPQ {
         var l: Double

@@ -30,10 +30,21 @@ public struct ImageIODecoder: ImageDecoding {
 
     private func decodeThumbnail(_ data: [UInt8], resize: Resize?, allowsUpscaling: Bool, options: DecodingOptions) throws(ImageError) -> Bitmap {
         guard !data.isEmpty else { throw .emptyData }
-        let format = ImageFormat(sniffing: data)
+        guard let source = CGImageSourceCreateWithData(Data(data) as CFData, nil) else {
+            throw .unrecognizedFormat(signature: ImageError.signature(of: data))
+        }
+        return try thumbnail(of: source, format: ImageFormat(sniffing: data), signature: data, resize: resize, allowsUpscaling: allowsUpscaling, options: options)
+    }
+
+    /// The image of `source`, checked against the limits and drawn at the size `resize` asks:
+    /// the whole decode, and (from an incremental source) each preview.
+    func thumbnail(
+        of source: CGImageSource, format: ImageFormat?, signature: [UInt8], resize: Resize?, allowsUpscaling: Bool,
+        options: DecodingOptions, isPreview: Bool = false
+    ) throws(ImageError) -> Bitmap {
         let described = format ?? .jpeg
-        guard let source = CGImageSourceCreateWithData(Data(data) as CFData, nil),
-              let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
+        let data = signature
+        guard let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
               let width = properties[kCGImagePropertyPixelWidth] as? Int,
               let height = properties[kCGImagePropertyPixelHeight] as? Int, width > 0, height > 0
         else {
@@ -43,7 +54,7 @@ public struct ImageIODecoder: ImageDecoding {
         guard width * height <= options.maximumPixelCount else {
             throw .tooLarge(width: width, height: height, limit: options.maximumPixelCount)
         }
-        if options.policy == .strict, CGImageSourceGetStatus(source) != .statusComplete {
+        if !isPreview, options.policy == .strict, CGImageSourceGetStatus(source) != .statusComplete {
             throw .truncated(described, detail: "ImageIO reports the data incomplete")
         }
 

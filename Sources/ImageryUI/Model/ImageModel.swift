@@ -78,9 +78,14 @@ public final class ImageModel {
     }
 
     private enum Report: Sendable {
-        case progress(DataProgress)
+        /// New progress or a new preview: read ``Latest`` for both.
+        case changed
         case finished(Result<ImageResponse, ImagePipelineError>)
     }
+
+    /// The newest progress and preview of a load, kept apart from the report stream so that a
+    /// burst of progress never pushes a preview out.
+    private typealias Latest = Locked<(progress: DataProgress?, preview: Bitmap?)>
 
     /// A model that loads through `pipeline`.
     public init(pipeline: ImagePipeline = .shared) {
@@ -142,13 +147,19 @@ public final class ImageModel {
         phase = shown.map(ImagePhase.success) ?? .loading(nil, preview: request.placeholder?.image)
 
         let generation = self.generation
-        // Only the newest report matters: a burst of progress collapses into one update, and the
-        // outcome, always the last report, is never dropped.
+        // Only the newest report matters: a burst of progress and previews collapses into one
+        // update, and the outcome, always the last report, is never dropped.
         let (reports, continuation) = AsyncStream.makeStream(of: Report.self, bufferingPolicy: .bufferingNewest(1))
+        let latest = Latest((nil, nil))
         let task = pipeline.imageTask(
             with: request,
             onEvent: { event in
-                if case let .progress(progress) = event { continuation.yield(.progress(progress)) }
+                switch event {
+                case let .progress(progress): latest.withLock { $0.progress = progress }
+                case let .preview(preview): latest.withLock { $0.preview = preview }
+                case .finished: return
+                }
+                continuation.yield(.changed)
             },
             onFinish: { outcome in
                 continuation.yield(.finished(outcome))
@@ -158,7 +169,7 @@ public final class ImageModel {
         let listener = Task { [weak self] in
             for await report in reports {
                 guard let self, self.generation == generation else { return }
-                self.apply(report)
+                self.apply(report, latest: latest)
             }
         }
         inFlight = InFlight(task: task, listener: listener)
@@ -230,14 +241,16 @@ public final class ImageModel {
         inFlight.task.cancel()
     }
 
-    private func apply(_ report: Report) {
+    private func apply(_ report: Report, latest: Latest) {
         switch report {
-        case let .progress(progress):
+        case .changed:
             // No throttle beyond the stream's: reports that pile up between two main-actor turns
-            // collapse into the newest, and SwiftUI draws at most once a frame anyway.
+            // collapse into the newest, and SwiftUI draws at most once a frame anyway. A
+            // progressive preview replaces the placeholder; an image kept from another size stays.
+            let (progress, newPreview) = latest.withLock { $0 }
             self.progress = progress
             guard case let .loading(_, preview) = phase else { return }
-            phase = .loading(progress, preview: preview)
+            phase = .loading(progress, preview: newPreview ?? preview)
         case let .finished(outcome):
             inFlight = nil
             progress = nil

@@ -14,6 +14,8 @@
 final class Job<Value: Sendable> {
     enum Event {
         case progress(DataProgress)
+        /// A picture of the result before it is ready; not replayed to late subscribers.
+        case preview(Bitmap)
         case finished(Result<Value, ImagePipelineError>)
     }
 
@@ -76,6 +78,11 @@ final class Job<Value: Sendable> {
         guard !isDone else { return }
         self.progress = progress
         for subscriber in subscribers.values { subscriber.handler(.progress(progress)) }
+    }
+
+    func send(preview: Bitmap) {
+        guard !isDone else { return }
+        for subscriber in subscribers.values { subscriber.handler(.preview(preview)) }
     }
 
     /// Delivers the result to every subscriber, once.

@@ -4,24 +4,51 @@ import Logging
 extension PipelineGraph {
     /// Subscribes to the decode of `key`, starting it (and joining its fetch) if none is
     /// under way.
+    /// With `previews`, a new job asks its download for the bytes as they arrive and sends
+    /// previews of them (if the decoder makes any) until the download ends.
     func joinDecode(
-        _ key: DecodeKey, source: ImageSource, priority: ImageRequest.Priority, writes: Writes,
+        _ key: DecodeKey, source: ImageSource, priority: ImageRequest.Priority, writes: Writes, previews: Bool,
         _ handler: @escaping Job<Decoded>.Handler
     ) -> Subscription {
         join(\.decodeJobs, key: key, priority: priority, writes: writes, handler) { job in
-            job.dependency = joinFetch(key.fetch, source: source, priority: job.priority, writes: job.writes) { [unowned self] event in
+            let feed = previews ? previewFeed(for: key, job: job) : nil
+            if let feed {
+                let removeJob = job.onCancel
+                job.onCancel = { removeJob?(); feed.close() }
+            }
+            job.dependency = joinFetch(key.fetch, source: source, priority: job.priority, writes: job.writes, feed: feed) { [unowned self] event in
                 switch event {
                 case let .progress(progress):
                     job.send(progress)
+                case .preview:
+                    break
                 case let .finished(.success(fetched)):
+                    // The bytes are all here: the feed's decoder and its memory go before the
+                    // final decode needs its own.
+                    feed?.close()
                     job.dependency = nil
                     job.enqueue(on: decodes, cost: decodes.budget == nil ? 0 : key.decodingCost(of: fetched.bytes)) { [unowned self] in
                         runDecode(job, key: key, source: source, bytes: fetched.bytes, origin: fetched.origin)
                     }
                 case let .finished(.failure(error)):
+                    feed?.close()
                     if remove(job, from: \.decodeJobs, key: key) { job.finish(.failure(error)) }
                 }
             }
+        }
+    }
+
+    /// A feed of previews at `key`'s size for `job`, when the decoder makes them.
+    private func previewFeed(for key: DecodeKey, job: Job<Decoded>) -> PreviewFeed? {
+        var options = DecodingOptions()
+        options.policy = key.policy
+        options.maximumPixelCount = key.maximumPixelCount
+        options.draftHeadroom = key.draftHeadroom
+        guard let decoder = decoder.progressiveDecoder(resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: options) else {
+            return nil
+        }
+        return PreviewFeed(decoder: decoder, resize: key.resize, allowsUpscaling: key.allowsUpscaling, interval: previewInterval) { [weak job] preview in
+            Task { @PipelineActor in job?.send(preview: preview) }
         }
     }
 

@@ -3,11 +3,22 @@ import Logging
 // Stage 1: one download (or stored-original read) per source.
 extension PipelineGraph {
     /// Subscribes to the fetch of `key`, starting it if none is under way.
+    /// `feed`, when given, gets the bytes as they arrive if it joins before the download starts.
     func joinFetch(
         _ key: FetchKey, source: ImageSource, priority: ImageRequest.Priority, writes: Writes,
-        _ handler: @escaping Job<Fetched>.Handler
+        feed: PreviewFeed? = nil, _ handler: @escaping Job<Fetched>.Handler
     ) -> Subscription {
-        join(\.fetchJobs, key: key, priority: priority, writes: writes, handler) { job in
+        if let feed {
+            let fanout = fanouts[key] ?? ChunkFanout()
+            fanouts[key] = fanout
+            if !fanout.add(feed) { feed.close() }
+        }
+        return join(\.fetchJobs, key: key, priority: priority, writes: writes, handler) { job in
+            let removeJob = job.onCancel
+            job.onCancel = { [unowned self] in
+                removeJob?()
+                if fetchJobs[key] == nil { fanouts[key] = nil }
+            }
             if source.isLocalFile {
                 // A local read takes microseconds to milliseconds: it never waits for a
                 // download slot, so slow network sources cannot starve it.
@@ -22,9 +33,11 @@ extension PipelineGraph {
         let loader = self.loader, statistics = self.statistics, logger = self.logger
         let disk = key.readsDisk ? self.disk : nil
         let relay = ProgressRelay { [weak job] progress in job?.send(progress) }
+        let received = fanouts[key]?.start()
         job.work = Task(priority: job.priority.taskPriority) {
             let result = await Self.load(
-                source, key: key.source, with: loader, disk: disk, statistics: statistics, logger: logger, progress: relay
+                source, key: key.source, with: loader, disk: disk, statistics: statistics, logger: logger,
+                progress: relay, received: received
             )
             self.fetchFinished(job, key: key, source: source, result)
         }
@@ -40,7 +53,8 @@ extension PipelineGraph {
         disk: DiskTier?,
         statistics: StatisticsRecorder,
         logger: Logger,
-        progress: ProgressRelay
+        progress: ProgressRelay,
+        received: (@Sendable ([UInt8]) -> Void)?
     ) async -> Result<Fetched, DataLoadingError> {
         if let disk, let bytes = await disk.cache.cachedData(for: key) {
             return .success((bytes, .disk))
@@ -49,7 +63,7 @@ extension PipelineGraph {
         statistics.recordDownload()
         logger.debug("download started", metadata: ["source": "\(source)"])
         do {
-            let bytes = try await loader.loadData(for: source) { progress.send($0) }
+            let bytes = try await loader.loadData(for: source, progress: { progress.send($0) }, received: received)
             return .success((bytes, .source))
         } catch {
             return .failure(error)
@@ -61,6 +75,7 @@ extension PipelineGraph {
         // The download slot is returned after the bytes have been handed to their decodes, so
         // the downloads' backpressure sees them waiting when it decides what starts next.
         defer { job.workFinished() }
+        if fetchJobs[key] === job { fanouts[key] = nil }
         guard remove(job, from: \.fetchJobs, key: key) else {
             logger.debug("download cancelled: no caller is waiting", metadata: ["source": "\(source)"])
             return

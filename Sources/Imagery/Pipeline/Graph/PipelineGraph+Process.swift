@@ -36,10 +36,13 @@ extension PipelineGraph {
     }
 
     private func attachDecode(_ job: Job<ImageResponse>, _ run: ProcessRun) {
-        job.dependency = joinDecode(run.key.decode, source: run.source, priority: job.priority, writes: job.writes) { [unowned self] event in
+        let previews = wantsPreviews(run.request)
+        job.dependency = joinDecode(run.key.decode, source: run.source, priority: job.priority, writes: job.writes, previews: previews) { [unowned self] event in
             switch event {
             case let .progress(progress):
                 job.send(progress)
+            case let .preview(preview):
+                if previews { processPreview(preview, for: job, run) }
             case let .finished(.success(decoded)):
                 job.dependency = nil
                 if run.request.processors.isEmpty {
@@ -51,6 +54,26 @@ extension PipelineGraph {
                 complete(job, run, .failure(error), stored: false)
             }
         }
+    }
+
+    /// Sends `preview` on, processed as the image will be. One preview at a time is processed
+    /// per job: those that come meanwhile are dropped, since a newer one follows.
+    private func processPreview(_ preview: Bitmap, for job: Job<ImageResponse>, _ run: ProcessRun) {
+        guard !run.request.processors.isEmpty else { return job.send(preview: preview) }
+        let id = ObjectIdentifier(job)
+        guard !processingPreviews.contains(id) else { return }
+        processingPreviews.insert(id)
+        Task(priority: job.priority.taskPriority) {
+            let result = await Self.processPreview(preview, run: run)
+            self.processingPreviews.remove(id)
+            if case let .success(processed) = result { job.send(preview: processed) }
+            self.checkProbes()
+        }
+    }
+
+    @concurrent
+    private nonisolated static func processPreview(_ preview: Bitmap, run: ProcessRun) async -> Result<Bitmap, ImagePipelineError> {
+        await withTaskExecutorPreference(HeavyWorkExecutor.shared) { await processAll(preview, run: run) }
     }
 
     private func runProcessors(_ job: Job<ImageResponse>, _ run: ProcessRun, on decoded: Decoded) {

@@ -16,6 +16,11 @@ final class PipelineGraph {
     var fetchJobs: [FetchKey: Job<Fetched>] = [:]
     var decodeJobs: [DecodeKey: Job<Decoded>] = [:]
     var processJobs: [ProcessKey: Job<ImageResponse>] = [:]
+    /// The preview feeds waiting for each download's bytes, while it has any.
+    var fanouts: [FetchKey: ChunkFanout] = [:]
+    /// Processing jobs running their processors on a preview now; previews that come
+    /// meanwhile are dropped.
+    var processingPreviews: Set<ObjectIdentifier> = []
     /// Each registered caller's subscription.
     private var registered: [UInt64: Subscription] = [:]
     /// Each `data(for:)` caller's subscription.
@@ -33,6 +38,8 @@ final class PipelineGraph {
     let disk: DiskTier?
     let statistics: StatisticsRecorder
     let logger: Logger
+    let previewsByDefault: Bool
+    let previewInterval: Duration
 
     /// Original bytes and where they came from.
     typealias Fetched = (bytes: [UInt8], origin: ImageResponse.Origin)
@@ -52,6 +59,8 @@ final class PipelineGraph {
         }
         self.statistics = statistics
         self.logger = configuration.logger
+        self.previewsByDefault = configuration.isProgressiveDecodingEnabled
+        self.previewInterval = configuration.progressiveDecodingInterval
         // Backpressure: a source downloaded faster than it can be decoded waits in memory, so
         // the sources downloading and those waiting for a decode together stay within the
         // download limit.
@@ -71,6 +80,8 @@ final class PipelineGraph {
             switch event {
             case let .progress(progress):
                 task.report(progress)
+            case let .preview(preview):
+                if wantsPreviews(task.request) { task.report(preview: preview) }
             case let .finished(outcome):
                 registered[task.id] = nil
                 switch outcome {
@@ -157,6 +168,11 @@ final class PipelineGraph {
         return true
     }
 
+    /// Whether `request` gets previews while it downloads.
+    func wantsPreviews(_ request: ImageRequest) -> Bool {
+        request.progressivePreviews ?? previewsByDefault
+    }
+
     /// What `request` asks to have stored, for the stages that store.
     private func writes(for request: ImageRequest) -> Writes {
         var writes: Writes = []
@@ -227,7 +243,7 @@ final class PipelineGraph {
 
     /// Whether no work is queued or running.
     var isIdle: Bool {
-        fetchJobs.isEmpty && decodeJobs.isEmpty && processJobs.isEmpty
+        fetchJobs.isEmpty && decodeJobs.isEmpty && processJobs.isEmpty && processingPreviews.isEmpty
             && downloads.running == 0 && decodes.running == 0 && processing.running == 0 && pendingDiskWrites == 0
     }
     /// Downloads waiting for a slot.
