@@ -42,9 +42,9 @@ struct JPEGProgressiveDecoderTests {
         #expect(small.allSatisfy { $0.width == 640 && $0.height == 512 })
     }
 
-    @Test("A baseline JPEG gives no preview; a PNG is refused at its first bytes")
+    @Test("A baseline JPEG is refused at its header, before libjpeg holds its coefficients; a PNG at its first bytes")
     func nothingToPreview() throws {
-        #expect(try previews(of: Fixtures.rocket).isEmpty)
+        #expect(throws: ImageError.unsupportedFormat(.jpeg, reason: "no previews: not a progressive JPEG")) { try previews(of: Fixtures.rocket) }
         let decoder = try #require(ImageDecoder().progressiveDecoder(resize: nil, allowsUpscaling: false, options: DecodingOptions()))
         #expect(throws: ImageError.self) { try decoder.append(Array(Fixtures.logo.prefix(100))) }
     }

@@ -137,18 +137,14 @@ struct ProgressivePreviewTests {
         #expect(previews.allSatisfy { $0.width == 320 && $0.height == 256 })
     }
 
-    @Test("A header over the pixel limit gives no preview, and the image fails as too large")
+    @Test("An image over the pixel limit fails as too large with previews on (the preview decoder's own refusal is JPEGProgressiveDecoderTests')")
     func overTheLimit() async throws {
         var limited = request
         limited.maximumPixelCount = 1000
         let loader = SplitLoader(bytes: Fixtures.meadow, split: Fixtures.meadow.count / 2)
-        let pipeline = pipeline(loader, previews: true)
-        // The header is in the first half: the preview feed refuses it before any pixel memory.
         loader.open()
-        await #expect(throws: ImagePipelineError.self) {
-            for try await event in pipeline.events(for: limited) {
-                if case .preview = event { Issue.record("a preview of an image over the limit") }
-            }
+        await #expect(throws: ImagePipelineError.decodingFailed(source: "custom:meadow", .tooLarge(width: 1280, height: 1024, limit: 1000))) {
+            for try await _ in pipeline(loader, previews: true).events(for: limited) {}
         }
     }
 

@@ -184,3 +184,33 @@ struct HalfwayLoader: DataLoading {
         return Fixtures.rocket
     }
 }
+
+/// Progressive previews through the controller: each new scan is drawn as the placeholder.
+@MainActor
+@Suite(.timeLimit(.minutes(3)))
+struct ImageLoadingControllerPreviewTests {
+    @Test("Each progressive preview is drawn as it comes, then the image fades in over the last")
+    func previewsAreDrawn() async throws {
+        let display = RecordingDisplay()
+        let loader = SplitLoader(bytes: Fixtures.meadow, split: Fixtures.meadow.count * 4 / 10)
+        let pipeline = ImagePipeline(configuration: .standard.with {
+            $0.dataLoader = loader
+            $0.isProgressiveDecodingEnabled = true
+            $0.progressiveDecodingInterval = .zero
+        })
+        let controller = ImageLoadingController(display: display, model: ImageModel(pipeline: pipeline))
+        controller.load(ImageRequest(source: .custom(id: "meadow") { [] }, resize: .fill(width: 120, height: 96)))
+        await waitUntil(controller.model) { _ in display.entries.contains("placeholder preview") }
+        #expect(display.lastImage == nil)
+        loader.open()
+        await waitUntil(controller.model) { _ in display.entries.last == "image 120x96 fade" }
+        #expect(display.entries.first == "placeholder")
+        #expect(display.entries.last == "image 120x96 fade")
+
+        // The same request again (a reloadData) keeps the picture: nothing is drawn or loaded again
+        let drawn = display.entries.count
+        controller.load(ImageRequest(source: .custom(id: "meadow") { [] }, resize: .fill(width: 120, height: 96)))
+        #expect(display.entries.count == drawn)
+        #expect(loader.askedForBytes.count == 1)
+    }
+}

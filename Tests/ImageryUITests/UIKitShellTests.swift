@@ -14,6 +14,11 @@ import UIKitStub
 #endif
 
 #if canImport(UIKit) || os(Linux)
+extension ImageViewContent {
+    var isImage: Bool { if case .image = self { true } else { false } }
+    var isFailure: Bool { if case .failure = self { true } else { false } }
+}
+
 @MainActor
 @Suite(.timeLimit(.minutes(3)))
 struct UIKitShellTests {
@@ -35,8 +40,7 @@ struct UIKitShellTests {
         #expect(view.imageLoadingController === controller)
 
         loader.release("cell")
-        await waitUntil(controller.model) { $0.response != nil }
-        await waitUntil(controller.model) { _ in view.image !== placeholder }
+        await waitUntil(controller.model) { _ in controller.content?.isImage == true }
         #expect(view.image?.cgImage?.width == 40)
         #expect(view.image?.scale == view.traitCollection.displayScale)
 
@@ -49,8 +53,7 @@ struct UIKitShellTests {
         // A failure shows the failure image
         loader.release("broken")
         view.loadImage(ImageRequest(source: .controlled("broken")), options: ImageLoadingOptions(placeholder: placeholder, failureImage: failure), pipeline: pipeline)
-        await waitUntil(controller.model) { $0.error != nil }
-        await waitUntil(controller.model) { _ in view.image === failure }
+        await waitUntil(controller.model) { _ in controller.content?.isFailure == true }
         #expect(view.image === failure)
     }
 
@@ -60,7 +63,7 @@ struct UIKitShellTests {
         let source = ImagePrefetchSource(pipeline: pipeline) { indexPath in
             ImageRequest(source: .controlled("item\(indexPath.item)"), resize: .fill(width: 24, height: 24))
         }
-        let collectionView = UICollectionView(frame: .zero)
+        let collectionView = UICollectionView(frame: .zero, collectionViewLayout: UICollectionViewFlowLayout())
         collectionView.prefetchDataSource = source
         source.collectionView(collectionView, prefetchItemsAt: [IndexPath(item: 0, section: 0), IndexPath(item: 1, section: 0)])
         #expect(source.prefetcher.count == 2)

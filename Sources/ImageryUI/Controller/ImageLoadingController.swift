@@ -19,21 +19,24 @@ import Observation
 /// controller.prepareForReuse()
 /// ```
 @MainActor
+@Observable
 public final class ImageLoadingController {
     /// The model that loads; its phase is what the view shows.
-    public let model: ImageModel
+    @ObservationIgnored public let model: ImageModel
     /// Where the content goes.
-    public let display: any ImageDisplaying
+    @ObservationIgnored public let display: any ImageDisplaying
+    /// What the view was last given to show (observed): `nil` before the first load.
+    public private(set) var content: ImageViewContent?
 
     /// What the view shows now, to skip redrawing it for progress reports.
-    private var shown: Shown?
+    @ObservationIgnored private var shown: Shown?
     /// Bumped by every ``load(_:)``, so two loads in a row each show their own placeholder.
-    private var loads = 0
-    private var isObserving = false
+    @ObservationIgnored private var loads = 0
+    @ObservationIgnored private var isObserving = false
 
     private enum Shown: Equatable {
         case empty
-        case placeholder(load: Int)
+        case placeholder(load: Int, previews: Int)
         case image(load: Int, frame: Int)
         case failure(load: Int)
     }
@@ -48,11 +51,12 @@ public final class ImageLoadingController {
     public var request: ImageRequest? { model.request }
 
     /// Shows `request`'s image in the view: a memory-cache hit at once, otherwise the
-    /// placeholder until it arrives. The load in flight for an earlier request is cancelled
-    /// unless the image is the same. `nil` empties the view.
+    /// placeholder until it arrives. The load in flight for an earlier request is cancelled;
+    /// the same image again (a `reloadData`) keeps its load, or its picture, as it is. `nil`
+    /// empties the view.
     public func load(_ request: ImageRequest?) {
+        guard model.loadIfNeeded(request) else { return }
         loads += 1
-        model.load(request)
         render()
     }
 
@@ -72,7 +76,8 @@ public final class ImageLoadingController {
             next = .empty
             content = .empty
         case let .loading(_, preview):
-            next = .placeholder(load: loads)
+            // A new progressive preview is a new placeholder to draw; progress alone is not.
+            next = .placeholder(load: loads, previews: model.previewsShown)
             content = .placeholder(preview: preview)
         case let .success(response):
             next = .image(load: loads, frame: model.framesShown)
@@ -85,6 +90,7 @@ public final class ImageLoadingController {
         guard next != shown else { return }
         shown = next
         display.display(content)
+        self.content = content
     }
 
     /// Renders again after the next change to what the view shows: the phase or the frame.

@@ -17,7 +17,7 @@ import Imagery
 public final class ImagePrefetcher {
     /// The pipeline prefetched into.
     public let pipeline: ImagePipeline
-    /// The priority prefetches load at. Default: ``Imagery/ImageRequest/Priority/low``.
+    /// The priority prefetches load at. Default: `ImageRequest.Priority.low`.
     public var priority: ImageRequest.Priority = .low
 
     private var tasks: [ImageCacheKey: (serial: Int, task: ImageTask)] = [:]

@@ -64,6 +64,8 @@ public final class ImageModel {
     @ObservationIgnored var playback = Playback()
     /// Counts the frames shown, so a shell can tell one frame from the next without comparing pixels.
     @ObservationIgnored var framesShown = 0
+    /// Counts the progressive previews shown, for the same reason.
+    @ObservationIgnored var previewsShown = 0
     /// The request ``scheduleLoad(_:in:)`` last saw, which makes it idempotent.
     @ObservationIgnored var scheduledIdentity: Identity??
     /// Bumped by each ``bind(_:in:onDisappear:)``, so only the latest binding acts on disappearing.
@@ -85,7 +87,7 @@ public final class ImageModel {
 
     /// The newest progress and preview of a load, kept apart from the report stream so that a
     /// burst of progress never pushes a preview out.
-    private typealias Latest = Locked<(progress: DataProgress?, preview: Bitmap?)>
+    private typealias Latest = Locked<(progress: DataProgress?, preview: Bitmap?, previews: Int)>
 
     /// A model that loads through `pipeline`.
     public init(pipeline: ImagePipeline = .shared) {
@@ -130,6 +132,7 @@ public final class ImageModel {
         stopPlayback()
         self.request = request
         progress = nil
+        previewsShown = 0
         guard let request else {
             loadedIdentity = nil
             phase = .empty
@@ -150,13 +153,13 @@ public final class ImageModel {
         // Only the newest report matters: a burst of progress and previews collapses into one
         // update, and the outcome, always the last report, is never dropped.
         let (reports, continuation) = AsyncStream.makeStream(of: Report.self, bufferingPolicy: .bufferingNewest(1))
-        let latest = Latest((nil, nil))
+        let latest = Latest((nil, nil, 0))
         let task = pipeline.imageTask(
             with: request,
             onEvent: { event in
                 switch event {
                 case let .progress(progress): latest.withLock { $0.progress = progress }
-                case let .preview(preview): latest.withLock { $0.preview = preview }
+                case let .preview(preview): latest.withLock { $0.preview = preview; $0.previews += 1 }
                 case .finished: return
                 }
                 continuation.yield(.changed)
@@ -226,11 +229,13 @@ public final class ImageModel {
 
     // MARK: - Internals
 
-    /// Loads `request` unless this model already shows it or is loading it.
-    func loadIfNeeded(_ request: ImageRequest?) {
+    /// Loads `request` unless this model already shows it or is loading it; whether it did.
+    @discardableResult
+    func loadIfNeeded(_ request: ImageRequest?) -> Bool {
         let identity = request.map { Identity($0, in: pipeline) }
-        if let identity, identity == loadedIdentity, inFlight != nil || phase.response != nil { return }
+        if let identity, identity == loadedIdentity, inFlight != nil || phase.response != nil { return false }
         load(request)
+        return true
     }
 
     private func stop() {
@@ -247,9 +252,10 @@ public final class ImageModel {
             // No throttle beyond the stream's: reports that pile up between two main-actor turns
             // collapse into the newest, and SwiftUI draws at most once a frame anyway. A
             // progressive preview replaces the placeholder; an image kept from another size stays.
-            let (progress, newPreview) = latest.withLock { $0 }
+            let (progress, newPreview, previews) = latest.withLock { $0 }
             self.progress = progress
             guard case let .loading(_, preview) = phase else { return }
+            previewsShown = previews
             phase = .loading(progress, preview: newPreview ?? preview)
         case let .finished(outcome):
             inFlight = nil

@@ -8,7 +8,7 @@ import UIKit
 import UIKitStub
 #endif
 
-/// How a `UIImageView` shows what ``UIKit/UIImageView/loadImage(_:options:pipeline:)`` loads.
+/// How a `UIImageView` shows what `loadImage(_:options:pipeline:)` loads into it.
 ///
 /// ```swift
 /// var options = ImageLoadingOptions(placeholder: UIImage(systemName: "photo"))

@@ -29,9 +29,25 @@ open class UICollectionViewCell: UIView {
     open func prepareForReuse() {}
 }
 
+/// https://developer.apple.com/documentation/uikit/uicollectionviewlayout
+@MainActor @preconcurrency
+open class UICollectionViewLayout: NSObject {
+    public override init() { super.init() }
+}
+
+/// https://developer.apple.com/documentation/uikit/uicollectionviewflowlayout
+@MainActor @preconcurrency
+open class UICollectionViewFlowLayout: UICollectionViewLayout {}
+
 /// https://developer.apple.com/documentation/uikit/uicollectionview
 @MainActor @preconcurrency
 open class UICollectionView: UIScrollView {
+    /// https://developer.apple.com/documentation/uikit/uicollectionview/init(frame:collectionviewlayout:)
+    /// (UIKit refuses a collection view without a layout, so the stub has no `init(frame:)`).
+    public init(frame: CGRect, collectionViewLayout layout: UICollectionViewLayout) { super.init(frame: frame) }
+
+    public required init?(coder: NSCoder) { super.init(coder: coder) }
+
     /// https://developer.apple.com/documentation/uikit/uicollectionview/prefetchdatasource
     open weak var prefetchDataSource: (any UICollectionViewDataSourcePrefetching)?
     /// https://developer.apple.com/documentation/uikit/uicollectionview/datasource

@@ -14,7 +14,11 @@ extension PipelineGraph {
             let feed = previews ? previewFeed(for: key, job: job) : nil
             if let feed {
                 let removeJob = job.onCancel
-                job.onCancel = { removeJob?(); feed.close() }
+                job.onCancel = { [unowned self] in
+                    removeJob?()
+                    feed.close()
+                    fanouts[key.fetch]?.remove(feed)   // the download may go on for others
+                }
             }
             job.dependency = joinFetch(key.fetch, source: source, priority: job.priority, writes: job.writes, feed: feed) { [unowned self] event in
                 switch event {

@@ -8,11 +8,21 @@ final class PreviewFeed: Sendable {
         var pending: [[UInt8]] = []
         var isDraining = false
         var isClosed = false
+        /// Whoever turns this on, under the lock, lets the decoder go: exactly one caller.
+        var isReleased = false
         var lastPreview: ContinuousClock.Instant?
+
+        /// Claims the release of the decoder: closed, no drain using it, not released yet.
+        mutating func claimRelease() -> Bool {
+            guard isClosed, !isDraining, !isReleased else { return false }
+            isReleased = true
+            return true
+        }
     }
 
     /// The decoder, touched only by the one task draining (``State/isDraining`` is set under
-    /// the lock before a drain starts and cleared when it ends), or by ``close()`` when none is.
+    /// the lock before a drain starts and cleared when it ends), and let go once by whoever
+    /// claims it under the lock (``State/claimRelease()``).
     private final class DecoderBox: @unchecked Sendable {
         var decoder: (any ProgressiveDecoding)?
         init(_ decoder: any ProgressiveDecoding) { self.decoder = decoder }
@@ -49,15 +59,15 @@ final class PreviewFeed: Sendable {
         Task.detached(priority: .utility) { await self.drain() }
     }
 
-    /// No more previews: the download ended or nobody waits. The decoder and its memory go as
-    /// soon as no drain uses them.
+    /// No more previews: the download ended or nobody waits. The decoder and its memory go now,
+    /// or when the drain under way (one preview's work at most) ends.
     func close() {
-        let idle = state.withLock { state -> Bool in
+        let release = state.withLock { state -> Bool in
             state.isClosed = true
             state.pending = []
-            return !state.isDraining
+            return state.claimRelease()
         }
-        if idle { box.decoder = nil }
+        if release { box.decoder = nil }
     }
 
     @concurrent
@@ -70,8 +80,11 @@ final class PreviewFeed: Sendable {
                     guard isDue(), let preview = try decoder.preview() else { continue }
                     var sized = preview
                     if let resize { sized = try preview.resized(resize, allowsUpscaling: allowsUpscaling) }
-                    state.withLock { $0.lastPreview = .now }
-                    deliver(sized)
+                    let open = state.withLock { state -> Bool in
+                        state.lastPreview = .now
+                        return !state.isClosed
+                    }
+                    if open { deliver(sized) }
                 } catch {
                     // Damaged or over a limit: no more previews; the final decode says why.
                     close()
@@ -86,7 +99,7 @@ final class PreviewFeed: Sendable {
         let (batch, release) = state.withLock { state -> ([[UInt8]]?, Bool) in
             guard !state.isClosed, !state.pending.isEmpty else {
                 state.isDraining = false
-                return (nil, state.isClosed)
+                return (nil, state.claimRelease())
             }
             defer { state.pending = [] }
             return (state.pending, false)

@@ -4,8 +4,9 @@ import Imagery
 /// Previews of a progressive JPEG while it downloads, through libjpeg-turbo's buffered-image
 /// mode: bytes are consumed as they arrive (never waiting for more), and each preview draws the
 /// last complete scan at the DCT scale the request's draft needs, then converts colour and
-/// orientation as the final decode does. A baseline JPEG has one scan, so it gives no preview;
-/// neither does anything that is not a JPEG.
+/// orientation as the final decode does. A baseline JPEG has one scan, so it is refused at its
+/// header (``append(_:)`` throws and the pipeline stops feeding it); so is anything that is not
+/// a JPEG.
 ///
 /// The C decoder holds libjpeg's coefficient buffer (about 6 bytes a pixel) until the pipeline
 /// closes the feed, which it does when the download ends, before the final decode.
@@ -94,6 +95,9 @@ final class JPEGProgressiveDecoder: ProgressiveDecoding {
         try check(img_jpeg_progressive_info(decoder, &info), while: "reading the header")
         let width = Int(info.width), height = Int(info.height)
         try options.checkPixelLimit(width: width, height: height)
+        // A baseline file has one scan: no preview, and buffered-image mode would hold its
+        // whole coefficient buffer and entropy-decode it for nothing.
+        guard info.progressive != 0 else { throw .unsupportedFormat(.jpeg, reason: "no previews: not a progressive JPEG") }
         let orientation = ExifReader.orientation(start: info.exif, count: info.exif_length)
         let icc = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_length)) }
         let eighths = JPEGDecoder.eighths(forScale: options.draftScale(storedSize: PixelSize(width: width, height: height), orientation: orientation))

@@ -5,7 +5,7 @@ import Imagery
 /// - An `AnimatedImage` (every frame decoded by the pipeline, and kept by its memory cache) is
 ///   played from memory.
 /// - An `AnimationStream` whose frames fit the budget is decoded once, a frame at a time as
-///   playback reaches it, and then played from memory.
+///   playback reaches it (never more than its frames held), and then played from memory.
 /// - A longer stream is decoded as it plays, off the main actor, at most `budget − 1` frames
 ///   ahead of the one on show, and read again from its first frame on each play: memory stays
 ///   at `budget` frames whatever the frame count, at the cost of decoding every play.
@@ -48,14 +48,15 @@ final class AnimationFrameSupply {
     /// (the one on show counted).
     init(stream: AnimationStream, budget: Int) {
         let budget = max(2, budget)
-        if stream.frameCount <= budget { collected = [] }
+        let fits = stream.frameCount <= budget
+        if fits { collected = [] }
         let (deliveries, output) = AsyncStream.makeStream(of: Delivery.self)
         let (requests, demand) = AsyncStream.makeStream(of: Void.self)
         self.demand = demand
         // The frame on show is one of the budget; the rest may be decoded ahead.
         for _ in 0..<(budget - 1) { demand.yield() }
         decoding = Task.detached(priority: .utility) {
-            await Self.decode(stream, on: requests, into: output)
+            await Self.decode(stream, once: fits, on: requests, into: output)
         }
         receiving = Task { [weak self] in
             for await delivery in deliveries { self?.accept(delivery) }
@@ -173,11 +174,12 @@ final class AnimationFrameSupply {
         }
     }
 
-    /// Decodes one frame for each request, round the animation again after its last frame,
-    /// until the requests end or the task is cancelled.
+    /// Decodes one frame for each request, round the animation again after its last frame
+    /// (or, `once`, not: every frame is then kept), until the requests end or the task is
+    /// cancelled.
     @concurrent
     private nonisolated static func decode(
-        _ stream: AnimationStream, on requests: AsyncStream<Void>, into output: AsyncStream<Delivery>.Continuation
+        _ stream: AnimationStream, once: Bool, on requests: AsyncStream<Void>, into output: AsyncStream<Delivery>.Continuation
     ) async {
         defer { output.finish() }
         var frames = stream.frames()
@@ -192,6 +194,7 @@ final class AnimationFrameSupply {
                     return
                 } else {
                     output.yield(.endOfPlay)
+                    if once { return }
                     frames = stream.frames()
                     decodedThisPlay = 0
                 }

@@ -101,12 +101,13 @@ final class AnimationPlayer {
     }
 
     private func run() async {
-        var sleep = clock.start()
-        var offset = Duration.zero
         if frame == nil {
             guard let first = await nextFrame() else { return }
             present(first.frame)
         }
+        // The first frame's time starts once it is on show, not while it was decoded.
+        var sleep = clock.start()
+        var offset = Duration.zero
         while let current = frame, !Task.isCancelled {
             offset += Self.displayDuration(current.duration)
             do { try await sleep(offset) } catch { return }
