@@ -168,18 +168,12 @@ extension ThumbHash {
         var index = 0
 
         mutating func coefficients(nx: Int, ny: Int, scale: Double) -> [Double] {
-            var values: [Double] = []
-            for cy in 0..<ny {
-                var cx = cy > 0 ? 0 : 1
-                while cx * ny < nx * (ny - cy) {
-                    let position = start + index >> 1
-                    let nibble = position < bytes.count ? Int(bytes[position]) >> ((index & 1) * 4) & 15 : 0
-                    values.append((Double(nibble) / 7.5 - 1) * scale)
-                    index += 1
-                    cx += 1
-                }
+            ThumbHash.terms(nx: nx, ny: ny).map { _ in
+                let position = start + index >> 1
+                let nibble = position < bytes.count ? Int(bytes[position]) >> ((index & 1) * 4) & 15 : 0
+                index += 1
+                return (Double(nibble) / 7.5 - 1) * scale
             }
-            return values
         }
     }
 

@@ -44,11 +44,7 @@ extension PipelineGraph {
 
     /// A feed of previews at `key`'s size for `job`, when the decoder makes them.
     private func previewFeed(for key: DecodeKey, job: Job<Decoded>) -> PreviewFeed? {
-        var options = DecodingOptions()
-        options.policy = key.policy
-        options.maximumPixelCount = key.maximumPixelCount
-        options.draftHeadroom = key.draftHeadroom
-        guard let decoder = decoder.progressiveDecoder(resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: options) else {
+        guard let decoder = decoder.progressiveDecoder(resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: key.decodingOptions) else {
             return nil
         }
         return PreviewFeed(decoder: decoder, resize: key.resize, allowsUpscaling: key.allowsUpscaling, interval: previewInterval) { [weak job] preview in
@@ -74,13 +70,8 @@ extension PipelineGraph {
         // Cancellation is honoured between stages: before the decode, and before the result
         // is handed back (a decode itself is not interruptible).
         if Task.isCancelled { return .failure(.cancelled) }
-        var options = DecodingOptions()
-        options.policy = key.policy
-        options.maximumPixelCount = key.maximumPixelCount
-        options.draftHeadroom = key.draftHeadroom
-        if let animation = key.animation { options.animation = animation }
+        let options = key.decodingOptions
         do throws(ImageError) {
-            let options = options
             let decoded = try await ImagePipeline.runHeavyWork { () throws(ImageError) -> Decoded in
                 switch key.animation?.delivery {
                 case .frames?:

@@ -20,6 +20,16 @@ struct DecodeKey: Hashable {
     var maximumPixelCount: Int
     var draftHeadroom = 2
     var animation: AnimationLimits?
+
+    /// The options a decode of this key runs under: the final one and the previews' alike.
+    var decodingOptions: DecodingOptions {
+        var options = DecodingOptions()
+        options.policy = policy
+        options.maximumPixelCount = maximumPixelCount
+        options.draftHeadroom = draftHeadroom
+        if let animation { options.animation = animation }
+        return options
+    }
 }
 
 /// One processing run: the decode it starts from, the processors, and whether a stored
