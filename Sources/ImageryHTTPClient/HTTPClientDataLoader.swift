@@ -105,20 +105,12 @@ public final class HTTPClientDataLoader: DataLoading {
         try await client.shutdown()
     }
 
-    public func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void
-    ) async throws(DataLoadingError) -> [UInt8] {
-        try await loadData(for: source, progress: progress, received: nil)
-    }
-
-    public func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws(DataLoadingError) -> [UInt8] {
+    /// Answers once the source's 2xx head arrives; the body streams with backpressure, within
+    /// the size limit and the total deadline, which covers the head, every redirect and the
+    /// body together.
+    public func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
         guard case let .url(url, headers) = source.kind, ["http", "https", "s3"].contains(url.scheme?.lowercased() ?? "") else {
-            return try await local.loadData(for: source, progress: progress, received: received)
+            return try await local.response(for: source)
         }
         let described = source.description
         let deadline = ContinuousClock.now + configuration.totalDeadline
@@ -129,32 +121,25 @@ public final class HTTPClientDataLoader: DataLoading {
         } else {
             s3 = nil
         }
-        do {
-            return try await withThrowingTaskGroup(of: [UInt8].self) { group in
-                group.addTask {
-                    if let s3 {
-                        return try await self.object(s3.location, from: s3.configuration, source: described, progress: progress, received: received)
+        return try await DataResponse.streaming { sink throws(DataLoadingError) in
+            try await withDeadline(deadline, timeout: .timedOut(source: described)) { () async throws(DataLoadingError) in
+                do {
+                    let response = if let s3 {
+                        try await self.object(s3.location, from: s3.configuration)
+                    } else {
+                        try await self.follow(url, headers: headers, source: described)
                     }
-                    return try await self.follow(url, headers: headers, source: described, progress: progress, received: received)
+                    try await self.stream(response, source: described, into: sink)
+                } catch {
+                    throw Self.loadingError(error, source: described)
                 }
-                group.addTask {
-                    try await Task.sleep(until: deadline, clock: .continuous)
-                    throw DataLoadingError.timedOut(source: described)
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
             }
-        } catch {
-            throw Self.loadingError(error, source: described)
         }
     }
 
-    /// Requests `url`, following redirects under ``RedirectRule`` and the hop check, and reads
-    /// the body up to the limit.
-    private func follow(
-        _ url: URL, headers: [String: String], source: String, progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws -> [UInt8] {
+    /// Requests `url`, following redirects under ``RedirectRule`` and the hop check, up to the
+    /// final response's head.
+    private func follow(_ url: URL, headers: [String: String], source: String) async throws -> HTTPClientResponse {
         var current = url
         var chain = [url]
         while true {
@@ -178,43 +163,34 @@ public final class HTTPClientDataLoader: DataLoading {
                 chain.append(current)
                 continue
             }
-            return try await body(of: response, source: source, progress: progress, received: received)
+            return response
         }
     }
 
     /// An object from the operator's S3 endpoint, signed, with no redirect and no guard.
-    private func object(
-        _ location: S3Location, from s3: S3Configuration, source: String, progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws -> [UInt8] {
+    private func object(_ location: S3Location, from s3: S3Configuration) async throws -> HTTPClientResponse {
         let signed = s3.request(for: location)
         var request = HTTPClientRequest(url: signed.url.absoluteString)
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, deadline: .now() + TimeAmount(configuration.totalDeadline))
-        return try await body(of: response, source: source, progress: progress, received: received)
+        return try await client.execute(request, deadline: .now() + TimeAmount(configuration.totalDeadline))
     }
 
-    /// The body of a final (non-redirect) response, up to the limit: a declared length over it
-    /// is refused before the body is read. Only a 2xx body's bytes reach `received`.
-    private func body(
-        of response: HTTPClientResponse, source: String, progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws -> [UInt8] {
+    /// Hands a final (non-redirect) response to `sink`: its head, then its body up to the limit.
+    /// A declared length over the limit is refused before the body is read, and an error
+    /// status before any of it reaches the sink.
+    private func stream(_ response: HTTPClientResponse, source: String, into sink: DataResponse.Sink) async throws {
         let status = Int(response.status.code), limit = configuration.maximumResponseSize
         if status == 404 || status == 410 { throw DataLoadingError.notFound(source: source) }
         guard (200...299).contains(status) else { throw DataLoadingError.httpStatus(status, source: source) }
-        let declared = response.headers.first(name: "content-length").flatMap(Int.init)
+        let declared = response.headers.first(name: "content-length").flatMap(Int64.init)
         if let declared, declared > limit { throw DataLoadingError.tooLarge(source: source, limit: limit) }
-        var body = BodyAccumulator(declared: declared)
+        sink.begin(expectedLength: declared, headers: SourceHeaders(fields: response.headers.map { ($0.name, $0.value) }))
+        var count = 0
         for try await buffer in response.body {
-            guard body.count + buffer.readableBytes <= limit else {
-                throw DataLoadingError.tooLarge(source: source, limit: limit)
-            }
-            body.append(buffer)
-            received?(Array(buffer.readableBytesView))
-            progress(DataProgress(completed: Int64(body.count), total: declared.map(Int64.init)))
+            count += buffer.readableBytes
+            guard count <= limit else { throw DataLoadingError.tooLarge(source: source, limit: limit) }
+            try await sink.send(Array(buffer.readableBytesView))
         }
-        return body.joined()
     }
 
     /// A client whose connection goes to a checked address of `url`'s host, or `nil` for the

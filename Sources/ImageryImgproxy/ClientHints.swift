@@ -36,7 +36,7 @@ public struct ClientHints: Sendable, Hashable {
 
     /// The hints as the response's cache key holds them; empty when there are none.
     public var key: String {
-        [dpr.map { "dpr=\(ImgproxyOption.number($0))" }, width.map { "width=\($0)" }].compactMap { $0 }.joined(separator: ",")
+        [dpr.map { "dpr=\(ImgproxyOptions.number($0))" }, width.map { "width=\($0)" }].compactMap { $0 }.joined(separator: ",")
     }
 
     /// Fills in what `options` leave unsaid: the `dpr` when it is 1, then the width when neither

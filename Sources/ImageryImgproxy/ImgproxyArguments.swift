@@ -6,9 +6,10 @@ struct ImgproxyArguments {
     let option: String
     let values: [String]
 
-    /// Splits `rs:fill:300:200` into the name and its arguments.
-    init(segment: some StringProtocol) {
-        let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
+    /// Splits `rs:fill:300:200` into the name and its arguments, at `separator`
+    /// (`IMAGERY_ARGUMENTS_SEPARATOR`).
+    init(segment: some StringProtocol, separator: Character = ":") {
+        let parts = segment.split(separator: separator, omittingEmptySubsequences: false)
         option = String(parts[0])
         values = parts[1...].map { String($0) }
     }

@@ -83,83 +83,38 @@ public struct ImgproxyInfoOptions: Sendable, Hashable {
     /// The defaults: size, format and dimensions (with the EXIF orientation).
     public init() {}
 
-    /// Parses `/info` option segments.
+    /// Parses `/info` option segments, every option allowed. A server parses under its own
+    /// rules with ``init(segments:rules:)``.
     ///
     /// - Throws: ``ImgproxyError/Kind/invalidOption`` for an unknown option, a wrong argument
     ///   count or a value out of range; an option imgproxy has that needs what Imagery does not
     ///   do (`detect_objects`, `classify`, `crop`) is refused by name.
     public init(segments: some Sequence<some StringProtocol>) throws(ImgproxyError) {
-        self.init()
-        for segment in segments {
-            let arguments = ImgproxyArguments(segment: segment)
-            try apply(arguments)
-        }
+        try self.init(parsing: segments, rules: ImgproxyOptionRules())
     }
 
-    private mutating func apply(_ arguments: ImgproxyArguments) throws(ImgproxyError) {
-        switch arguments.option {
-        case "size", "s": size = try Self.flag(arguments)
-        case "format", "f": format = try Self.flag(arguments)
-        case "dimensions", "d": dimensions = try Self.flag(arguments)
-        case "exif":
-            try arguments.expect(atMost: 2)
-            exif = try arguments.bool(at: 0) ?? true
-        case "iptc", "xmp", "video_meta", "vm", "cachebuster", "cb":
-            // No IPTC, XMP or video here: accepted, and their fields are absent.
-            break
-        case "pages_number", "pn": pagesNumber = try Self.flag(arguments)
-        case "alpha", "a":
-            try arguments.expect(atMost: 2)
-            alpha = try arguments.bool(at: 0) ?? false
-            checksTransparency = try arguments.bool(at: 1) ?? false
-        case "colorspace", "cs": colorspace = try Self.flag(arguments)
-        case "bands", "b": bands = try Self.flag(arguments)
-        case "sample_format", "sf": sampleFormat = try Self.flag(arguments)
-        case "average", "avg":
-            try arguments.expect(atLeast: 1)
-            try arguments.expect(atMost: 2)
-            average = try arguments.bool(at: 0) ?? false
-            averageIgnoresTransparent = try arguments.bool(at: 1) ?? true
-        case "dominant_colors", "dc":
-            try arguments.expect(atLeast: 1)
-            try arguments.expect(atMost: 2)
-            dominantColors = try arguments.bool(at: 0) ?? false
-            buildsMissedColors = try arguments.bool(at: 1) ?? false
-        case "palette", "p":
-            try arguments.expect(exactly: 1)
-            let colours = try arguments.int(at: 0, in: 0...256) ?? 0
-            guard colours == 0 || colours >= 2 else { throw arguments.invalid("takes 0 (off) or 2 to 256 colours") }
-            palette = colours
-        case "blurhash", "bh":
-            try arguments.expect(exactly: 2)
-            let x = try arguments.int(at: 0, in: 0...9) ?? 0, y = try arguments.int(at: 1, in: 0...9) ?? 0
-            blurHash = x > 0 && y > 0 ? Components(x: x, y: y) : nil
-        case "thumb_hash", "thumbhash", "th": thumbHash = try Self.flag(arguments)
-        case "perceptual_hash", "phash", "ph": perceptualHash = try Self.flag(arguments)
-        case "calc_hashsums", "chs":
-            for name in arguments.values where !name.isEmpty {
-                guard Self.digests.contains(name) else { throw arguments.invalid("\(name.prefix(20)) is not md5, sha1, sha256 or sha512") }
-                if !hashsums.contains(name) { hashsums.append(name) }
-            }
-        case "hashsum", "hs":
-            try arguments.expect(exactly: 2)
-            let type = arguments.values[0]
-            if type == "none" || type.isEmpty {
-                expectedHashsum = nil
-            } else {
-                guard Self.digests.contains(type) else { throw arguments.invalid("\(type.prefix(20)) is not md5, sha1, sha256 or sha512") }
-                guard let bytes = Hex.decode(arguments.values[1]), !bytes.isEmpty else { throw arguments.invalid("the digest is not hex") }
-                expectedHashsum = Hashsum(type: type, hex: Hex.encode(bytes))
-            }
-        case "expires", "exp":
-            try arguments.expect(exactly: 1)
-            guard let time = try arguments.int(at: 0, in: 0...ImgproxyLimits.latestExpiry) else { throw arguments.invalid("takes a Unix time") }
-            expires = time
-        case "detect_objects", "do", "classify", "cl", "crop", "c", "objects_position", "op", "obj_pos":
-            throw ImgproxyError(.invalidOption, "\(arguments.option): object detection and info crops are not supported")
-        default:
-            throw ImgproxyError(.invalidOption, "unknown info option: \(arguments.option.prefix(40))")
-        }
+    /// Parses `/info` option segments under a server's `rules`: its info presets, whether URLs
+    /// name presets only, and which info options they may use
+    /// (`IMAGERY_ALLOWED_INFO_OPTIONS`).
+    ///
+    /// ```swift
+    /// let options = try ImgproxyInfoOptions(segments: ["th:1"], rules: rules)
+    /// ```
+    public init(segments: some Sequence<some StringProtocol>, rules: ImgproxyOptionRules) throws(ImgproxyError) {
+        try self.init(parsing: segments, rules: rules)
+    }
+
+    /// The option segments that say these options, each at its short name, only those that
+    /// differ from their defaults; `["s:1"]` when none do (a URL needs one segment).
+    ///
+    /// ```swift
+    /// var options = ImgproxyInfoOptions()
+    /// options.thumbHash = true
+    /// options.segments   // ["th:1"]
+    /// ```
+    public var segments: [String] {
+        let written = writtenSegments()
+        return written.isEmpty ? ["s:1"] : written
     }
 
     /// The fields that need the pixels of a decoded draft, not the header alone.
@@ -167,12 +122,7 @@ public struct ImgproxyInfoOptions: Sendable, Hashable {
         (alpha && checksTransparency) || average || dominantColors || palette > 0 || blurHash != nil || thumbHash || perceptualHash
     }
 
-    private static let digests: Set<String> = ["md5", "sha1", "sha256", "sha512"]
-
-    private static func flag(_ arguments: ImgproxyArguments) throws(ImgproxyError) -> Bool {
-        try arguments.expect(exactly: 1)
-        return try arguments.bool(at: 0) ?? false
-    }
+    static let digests: Set<String> = ["md5", "sha1", "sha256", "sha512"]
 
     /// Everything that changes the answer, as one string.
     package var identity: String {

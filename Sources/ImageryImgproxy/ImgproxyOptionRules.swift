@@ -26,6 +26,9 @@ public struct ImgproxyOptionRules: Sendable, Hashable {
     /// `IMAGERY_ALLOW_SECURITY_OPTIONS`: whether URLs may lower the server's limits with
     /// `max_src_resolution` and the other security options.
     public var allowsSecurityOptions = false
+    /// `IMAGERY_ARGUMENTS_SEPARATOR`: what separates an option's name from its arguments.
+    /// Default: `:`.
+    public var argumentsSeparator: Character = ":"
 
     /// Every option allowed, no presets.
     public init() {}
@@ -46,7 +49,7 @@ public struct ImgproxyOptionRules: Sendable, Hashable {
             let name = String(line[..<equals]), segments = line[line.index(after: equals)...].split(separator: "/").map(String.init)
             guard !segments.isEmpty else { throw ImgproxyError(.invalidOption, "preset \(name.prefix(40)): no options") }
             guard self.presets[name] == nil else { throw ImgproxyError(.invalidOption, "preset \(name.prefix(40)): given twice") }
-            for segment in segments where ImgproxyArguments(segment: segment).option == "preset" || ImgproxyArguments(segment: segment).option == "pr" {
+            for segment in segments where ["preset", "pr"].contains(ImgproxyArguments(segment: segment, separator: argumentsSeparator).option) {
                 throw ImgproxyError(.invalidOption, "preset \(name.prefix(40)): a preset cannot name another")
             }
             do throws(ImgproxyError) {
@@ -77,45 +80,6 @@ extension ImgproxyOptions {
     /// - Throws: ``ImgproxyError/Kind/invalidOption`` for an unknown option or preset, an
     ///   option the rules do not allow, or a malformed or out-of-range value.
     public init(segments: some Sequence<some StringProtocol>, rules: ImgproxyOptionRules) throws(ImgproxyError) {
-        self.init()
-        if let preset = rules.presets["default"] {
-            for segment in preset { try apply(segment, rules: rules, fromPreset: true) }
-        }
-        for segment in segments {
-            if rules.isBarePreset(segment) {
-                try apply("pr:" + segment, rules: rules, fromPreset: false)
-            } else {
-                try apply(String(segment), rules: rules, fromPreset: false)
-            }
-        }
-        let side = Double(ImgproxyLimits.maximumOutputSide)
-        guard Double(width) * dpr * zoomWidth <= side, Double(height) * dpr * zoomHeight <= side else {
-            throw ImgproxyError(.invalidOption, "size: at most \(ImgproxyLimits.maximumOutputSide) pixels a side, dpr and zoom included")
-        }
-    }
-
-    private mutating func apply(_ segment: String, rules: ImgproxyOptionRules, fromPreset: Bool) throws(ImgproxyError) {
-        let arguments = ImgproxyArguments(segment: segment)
-        if arguments.option == "preset" || arguments.option == "pr" {
-            try arguments.expect(atLeast: 1)
-            for name in arguments.values {
-                guard let preset = rules.presets[name] else { throw ImgproxyError(.invalidOption, "unknown preset: \(name.prefix(40))") }
-                for segment in preset { try apply(segment, rules: rules, fromPreset: true) }
-            }
-            return
-        }
-        guard let option = ImgproxyOption.byName[arguments.option] else {
-            throw ImgproxyError(.invalidOption, "unknown option: \(arguments.option.prefix(40))")
-        }
-        if !fromPreset {
-            if rules.onlyPresets { throw ImgproxyError(.invalidOption, "option \(arguments.option.prefix(40)): only presets are allowed") }
-            if let allowed = rules.allowedOptions, allowed.isDisjoint(with: option.names) {
-                throw ImgproxyError(.invalidOption, "option \(arguments.option.prefix(40)): not allowed here")
-            }
-            if !rules.allowsSecurityOptions, ImgproxyOption.securityNames.contains(option.names[0]) {
-                throw ImgproxyError(.invalidOption, "option \(arguments.option.prefix(40)): security options are not allowed here")
-            }
-        }
-        try option.parse(&self, arguments)
+        try self.init(parsing: segments, rules: rules)
     }
 }

@@ -54,19 +54,28 @@ public struct ImgproxyURLBuilder: ImageRequestRouting, Sendable {
         URL(string: base + path(source: source, options: options, format: format))
     }
 
-    /// The `/info` URL of `source` with info `options` (imgproxy's segments, such as `th:1`
-    /// for a ThumbHash or `bh:4:3` for a BlurHash), signed as processing URLs are. The answer
-    /// is JSON; `imagery-server` answers it openly, imgproxy in its paid edition.
+    /// The `/info` URL of `source` with info `options`, signed as image URLs are: its options
+    /// are written through the same table the server parses them with.
     ///
     /// ```swift
-    /// let url = builder.infoURL(source: photo.absoluteString, options: ["th:1"])!
+    /// var options = ImgproxyInfoOptions()
+    /// options.thumbHash = true
+    /// let url = builder.infoURL(source: photo.absoluteString, options: options)!
     /// struct Info: Decodable { let thumb_hash: String }
     /// let info = try JSONDecoder().decode(Info.self, from: try await URLSession.shared.data(from: url).0)
     /// request.placeholder = PlaceholderHash(thumbHashHex: info.thumb_hash)
     /// ```
-    public func infoURL(source: String, options: [String]) -> URL? {
-        let unsigned = ImgproxyPath.unsigned(options: options, source: source)
+    public func infoURL(source: String, options: ImgproxyInfoOptions) -> URL? {
+        let unsigned = ImgproxyPath.unsigned(options: options.segments, source: source)
         return URL(string: base + "/info/" + (signer?.sign(unsigned) ?? "_") + unsigned)
+    }
+
+    /// The `/info` URL of `source` with option segments as imgproxy writes them, or `nil` when
+    /// one does not parse.
+    @available(*, deprecated, message: "pass ImgproxyInfoOptions: infoURL(source:options:) writes them through the option table")
+    public func infoURL(source: String, options segments: [String]) -> URL? {
+        guard let options = try? ImgproxyInfoOptions(segments: segments) else { return nil }
+        return infoURL(source: source, options: options)
     }
 
     /// The signed path (`/{signature}/{options}/{source}`) of `source` with `options`.

@@ -73,25 +73,27 @@ package struct ServerApplication: Sendable {
         let http = HTTPClientDataLoader(configuration: configuration.loading)
         self.http = http
         self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
-        // One admission limit and one response cache for images and /info answers alike.
-        let admission = Admission(limit: configuration.maximumQueue, metrics: serverMetrics)
-        let responses = ResponseCache(budget: configuration.responseCacheBytes)
+        // One admission limit and one set of response tiers for images and /info answers alike.
+        let tiers = ResponseTiers(
+            memory: ResponseCache(budget: configuration.responseCacheBytes), shared: shared,
+            admission: Admission(limit: configuration.maximumQueue, metrics: serverMetrics), metrics: serverMetrics,
+            now: configuration.clock
+        )
         self.images = ImageEndpoint(
             preflight: preflight,
             renderer: ImageRenderer(
                 pipeline: pipeline, negotiation: configuration.negotiation, avifSpeed: configuration.avifSpeed,
                 cacheControl: configuration.cacheControl, logger: logger
             ),
-            admission: admission, responses: responses,
-            shared: shared, metrics: serverMetrics,
+            tiers: tiers,
             negotiation: configuration.negotiation,
             settings: configuration.outputSettingsDigest, clientHints: configuration.enableClientHints,
-            errorCacheControl: configuration.errorCacheControl, now: configuration.clock, logger: logger
+            errorCacheControl: configuration.errorCacheControl, logger: logger
         )
         self.info = InfoEndpoint(
-            preflight: preflight, pipeline: pipeline, admission: admission, responses: responses,
+            preflight: preflight, pipeline: pipeline, tiers: tiers,
             settings: configuration.outputSettingsDigest, cacheControl: configuration.cacheControl,
-            errorCacheControl: configuration.errorCacheControl, now: configuration.clock, logger: logger
+            errorCacheControl: configuration.errorCacheControl, logger: logger
         )
         if let root = configuration.demoRoot {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []

@@ -281,3 +281,51 @@ func request(for photo: Photo) -> ImageRequest {
     return request
 }
 // Example: placeholder request end
+
+/// A device whose pictures arrive in chunks, for the streaming loader's example.
+struct Camera: Sendable {
+    struct Stream { let length: Int64?; func read() async throws(DataLoadingError) -> [UInt8]? { nil } }
+    func open(_ source: ImageSource) async throws(DataLoadingError) -> Stream { Stream(length: nil) }
+}
+
+// Example: bundle loader begin
+struct BundleLoader: DataLoading {
+    let bundle: Bundle
+
+    func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
+        guard let url = bundle.url(forResource: source.description, withExtension: nil),
+              let data = try? Data(contentsOf: url) else { throw .notFound(source: source.description) }
+        return DataResponse(bytes: [UInt8](data))
+    }
+}
+// Example: bundle loader end
+
+// Example: streaming loader begin
+struct CameraLoader: DataLoading {
+    let camera: Camera
+
+    func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
+        try await DataResponse.streaming { sink throws(DataLoadingError) in
+            let stream = try await camera.open(source)
+            sink.begin(expectedLength: stream.length)
+            while let chunk = try await stream.read() {
+                try await sink.send(chunk)
+            }
+        }
+    }
+}
+// Example: streaming loader end
+
+// Example: loader decorator begin
+struct HeaderAddingLoader: DataLoading {
+    let base: any DataLoading
+    let headers: [String: String]
+
+    func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
+        guard case let .url(url, own) = source.kind else { return try await base.response(for: source) }
+        return try await base.response(for: .url(url, headers: own.merging(headers) { mine, _ in mine }))
+    }
+
+    func cachePartition(for source: ImageSource) -> String? { base.cachePartition(for: source) }
+}
+// Example: loader decorator end

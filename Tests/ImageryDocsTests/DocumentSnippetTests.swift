@@ -23,6 +23,9 @@ struct DocumentSnippetTests {
         ("getting started decode", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
         ("getting started thumbnail", "Sources/Imagery/Imagery.docc/GettingStarted.md"),
         ("placeholder request", "Sources/Imagery/Imagery.docc/PlaceholderHashes.md"),
+        ("bundle loader", "Sources/Imagery/Imagery.docc/WritingALoader.md"),
+        ("streaming loader", "Sources/Imagery/Imagery.docc/WritingALoader.md"),
+        ("loader decorator", "Sources/Imagery/Imagery.docc/WritingALoader.md"),
     ])
     func documentMatchesCompiledExample(block: String, document: String) throws {
         let examples = try DocumentSnippets.read("Tests/ImageryDocsTests/DocumentExamples.swift")

@@ -52,24 +52,37 @@ struct HTTPClientDataLoaderTests {
         #expect(try await load(server.url("/large.jpg")).get() == body)
     }
 
-    @Test("The bytes of a 2xx body reach `received` as they arrive, in order; an error's body never does")
-    func receivedBytes() async throws {
+    @Test("A 2xx body streams as it arrives: its first half is read while the server holds back the second; an error's body is never handed on")
+    func bodyStreams() async throws {
         var generator = SplitMix64(state: 11)
         let body = (0..<(1 << 20) + 777).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let server = try TestHTTPServer { request in request.path == "/missing.jpg" ? .status(404) : .ok(body) }
+        let gate = Gate()
+        defer { gate.open() }
+        let server = try TestHTTPServer { request in request.path == "/missing.jpg" ? .status(404) : .gated(body, gate: gate) }
         defer { server.stop() }
         let loader = HTTPClientDataLoader()
-        let chunks = Locked<[[UInt8]]>([])
-        let bytes = try await loader.loadData(for: .url(server.url("/body.jpg")), progress: { _ in }, received: { chunk in chunks.withLock { $0.append(chunk) } })
-        #expect(bytes == body)
-        #expect(chunks.withLock { $0 }.flatMap { $0 } == body)
-        #expect(chunks.withLock { $0.count } > 1)
 
-        chunks.withLock { $0 = [] }
-        await #expect(throws: DataLoadingError.notFound(source: server.url("/missing.jpg").absoluteString)) {
-            _ = try await loader.loadData(for: .url(server.url("/missing.jpg")), progress: { _ in }, received: { chunk in chunks.withLock { $0.append(chunk) } })
+        let response = try await loader.response(for: .url(server.url("/body.jpg")))
+        #expect(response.expectedLength == Int64(body.count))
+        var iterator = response.body.makeAsyncIterator()
+        var received: [UInt8] = [], chunks = 0
+        // The server sends the first half and waits: these bytes can only have come before the rest was sent
+        while received.count < body.count / 2, let chunk = try await iterator.next() {
+            received += chunk
+            chunks += 1
         }
-        #expect(chunks.withLock { $0 }.isEmpty)
+        #expect(received.count == body.count / 2)
+        gate.open()
+        while let chunk = try await iterator.next() {
+            received += chunk
+            chunks += 1
+        }
+        #expect(received == body)
+        #expect(chunks > 2)
+
+        await #expect(throws: DataLoadingError.notFound(source: server.url("/missing.jpg").absoluteString)) {
+            _ = try await loader.response(for: .url(server.url("/missing.jpg")))
+        }
         try await loader.shutdown()
     }
 

@@ -9,7 +9,7 @@ struct ImgproxyOptionsTests {
         let pairs: [(full: String, short: String)] = Self.pairs
         // Every option of the table is in the list below, by its full name and another.
         let accepted = ["strip_metadata", "keep_copyright", "strip_color_profile", "preserve_hdr", "auto_rotate", "enforce_thumbnail", "circle"]
-        for option in ImgproxyOption.all where !accepted.contains(option.names[0]) {
+        for option in ImgproxyOptions.table.all where !accepted.contains(option.names[0]) {
             #expect(pairs.contains { $0.full.hasPrefix(option.names[0] + ":") }, "\(option.names[0]) has no full-name case")
             #expect(option.names.count == 1 || pairs.contains { pair in option.names.dropFirst().contains { pair.short.hasPrefix($0 + ":") } },
                     "\(option.names[0]) has no short-name case")

@@ -104,7 +104,7 @@ struct RetryTests {
         let attempts = Locked(0)
         let loader = RetryingDataLoader(wrapping: FailingLoader(attempts: attempts, error: .timedOut(source: "slow"))) { _ in }
         await #expect(throws: DataLoadingError.timedOut(source: "slow")) {
-            try await loader.loadData(for: .custom(id: "slow") { [] }) { _ in }
+            try await loader.loadData(for: .custom(id: "slow") { [] })
         }
         #expect(attempts.withLock { $0 } == 1)
     }
@@ -116,7 +116,7 @@ struct RetryTests {
         let cancelled = Locked(false)
         let loader = RetryingDataLoader(wrapping: HangingLoader(cancelled: cancelled), policy: policy) { _ in }
         await #expect(throws: DataLoadingError.timedOut(source: "custom:hang")) {
-            try await loader.loadData(for: .custom(id: "hang") { [] }) { _ in }
+            try await loader.loadData(for: .custom(id: "hang") { [] })
         }
         #expect(cancelled.withLock { $0 })
     }
@@ -132,36 +132,47 @@ struct RetryTests {
             wrapping: FailingLoader(attempts: attempts, error: .connectionFailed(source: "x", detail: "refused")), policy: policy
         ) { [delays] delay in delays.withLock { $0.append(delay) } }
         await #expect(throws: DataLoadingError.connectionFailed(source: "x", detail: "refused")) {
-            try await loader.loadData(for: .custom(id: "x") { [] }) { _ in }
+            try await loader.loadData(for: .custom(id: "x") { [] })
         }
         #expect(attempts.withLock { $0 } == 1)
         #expect(delays.withLock { $0 }.isEmpty)
     }
-    @Test("Only the first attempt's bytes reach `received`: a retried body starts again, and previews of two beginnings would be nonsense")
-    func receivedFirstAttemptOnly() async throws {
-        let loader = RetryingDataLoader(wrapping: DroppingLoader(attempts: Locked(0)), policy: RetryPolicy()) { _ in }
-        let chunks = Locked<[[UInt8]]>([])
-        let bytes = try await loader.loadData(for: .custom(id: "drop") { [] }, progress: { _ in }, received: { chunk in chunks.withLock { $0.append(chunk) } })
-        #expect(bytes == [1, 2, 3, 4])
-        #expect(chunks.withLock { $0 } == [[1, 2]])
+    @Test("A body that breaks off resumes on the next attempt: the reader sees one body, each byte once")
+    func resumesAfterDroppedBody() async throws {
+        let attempts = Locked(0)
+        let loader = RetryingDataLoader(wrapping: DroppingLoader(attempts: attempts, second: [1, 2, 3, 4]), policy: RetryPolicy()) { _ in }
+        let response = try await loader.response(for: .custom(id: "drop") { [] })
+        var chunks: [[UInt8]] = []
+        for try await chunk in response.body { chunks.append(chunk) }
+        #expect(chunks == [[1, 2], [3, 4]])
+        #expect(attempts.withLock { $0 } == 2)
+    }
+
+    @Test("A source whose bytes changed between attempts fails, naming why, and is not tried again")
+    func changedSourceIsNotResumed() async throws {
+        let attempts = Locked(0)
+        let loader = RetryingDataLoader(wrapping: DroppingLoader(attempts: attempts, second: [9, 9, 3, 4]), policy: RetryPolicy()) { _ in }
+        await #expect(throws: DataLoadingError.connectionFailed(source: "custom:drop", detail: "the source changed between attempts")) {
+            try await loader.loadData(for: .custom(id: "drop") { [] })
+        }
+        #expect(attempts.withLock { $0 } == 2)
     }
 }
 
-/// Hands over two bytes and drops the connection on its first attempt; answers whole on the next.
+/// Hands over two bytes of four and drops the connection on its first attempt; answers
+/// `second` whole on the next.
 private struct DroppingLoader: DataLoading {
     let attempts: Locked<Int>
+    let second: [UInt8]
 
-    func loadData(for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void) async throws(DataLoadingError) -> [UInt8] {
-        try await loadData(for: source, progress: progress, received: nil)
-    }
-
-    func loadData(
-        for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void, received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws(DataLoadingError) -> [UInt8] {
+    func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
         let attempt = attempts.withLock { $0 += 1; return $0 }
-        received?(attempt == 1 ? [1, 2] : [1, 2, 3, 4])
-        if attempt == 1 { throw .connectionFailed(source: "drop", detail: "reset") }
-        return [1, 2, 3, 4]
+        guard attempt == 1 else { return DataResponse(bytes: second) }
+        return try await DataResponse.streaming { sink throws(DataLoadingError) in
+            sink.begin(expectedLength: 4)
+            try await sink.send([1, 2])
+            throw .connectionFailed(source: "drop", detail: "reset")
+        }
     }
 }
 
@@ -170,7 +181,7 @@ private struct FailingLoader: DataLoading {
     let attempts: Locked<Int>
     let error: DataLoadingError
 
-    func loadData(for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void) async throws(DataLoadingError) -> [UInt8] {
+    func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
         attempts.withLock { $0 += 1 }
         throw error
     }
@@ -180,7 +191,7 @@ private struct FailingLoader: DataLoading {
 private struct HangingLoader: DataLoading {
     let cancelled: Locked<Bool>
 
-    func loadData(for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void) async throws(DataLoadingError) -> [UInt8] {
+    func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
         do {
             try await suspendUntilCancelled()
         } catch {

@@ -217,7 +217,7 @@ extension ServerTests {
         defer { server.cancel() }
         let builder = ImgproxyURLBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, signer: try ImgproxySigner(keysHex: key, saltsHex: salt))
 
-        let url = try #require(builder.infoURL(source: "http://127.0.0.1:\(origin.port)/rocket.jpg", options: ["th:1"]))
+        let url = try #require(builder.infoURL(source: "http://127.0.0.1:\(origin.port)/rocket.jpg", options: ImgproxyInfoOptions(segments: ["th:1"])))
         let reply = try await server.get(url.path)
         #expect(reply.status == 200, "\(reply.text)")
         let hex = try #require(try Self.json(reply)["thumb_hash"] as? String)
@@ -229,7 +229,7 @@ extension ServerTests {
 
         // Unsigned, the same path is refused by this server
         let unsigned = ImgproxyURLBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
-        let refused = try await server.get(try #require(unsigned.infoURL(source: "http://127.0.0.1:\(origin.port)/rocket.jpg", options: ["th:1"])).path)
+        let refused = try await server.get(try #require(unsigned.infoURL(source: "http://127.0.0.1:\(origin.port)/rocket.jpg", options: ImgproxyInfoOptions(segments: ["th:1"]))).path)
         #expect(refused.status == 403)
     }
 }

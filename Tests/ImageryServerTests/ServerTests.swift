@@ -369,7 +369,7 @@ extension ServerTests {
             $0.cacheLockTimeout = .seconds(3)
         }
         defer { server.cancel() }
-        let disk = try #require((server.server.images.shared.first as? ResponseDiskTier)?.store as? DiskCache)
+        let disk = try #require((server.server.images.tiers.shared.first as? ResponseDiskTier)?.store as? DiskCache)
         #expect(disk.configuration.lockTimeout == .seconds(3))
     }
 }

@@ -45,10 +45,7 @@ package final class ControlledLoader: DataLoading {
         for waiter in waiters { waiter.resume(returning: true) }
     }
 
-    package func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void
-    ) async throws(DataLoadingError) -> [UInt8] {
+    package func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
         guard case let .custom(id, _) = source.kind else { throw .unsupportedSource(source.description) }
         state.withLock { $0.order.append(id) }
         events.record("started:\(id)")
@@ -73,9 +70,8 @@ package final class ControlledLoader: DataLoading {
             throw .cancelled
         }
         let data = bytes(id)
-        progress(DataProgress(completed: Int64(data.count), total: Int64(data.count)))
         events.record("finished:\(id)")
-        return data
+        return DataResponse(bytes: data)
     }
 }
 

@@ -1,15 +1,14 @@
 import Imagery
 
-/// A download in two parts: the first `split` bytes at once, in 4 KB runs (each handed to
-/// `received` and reported as progress), then the rest once the test calls ``open()``, or a
-/// ``DataLoadingError/cancelled`` if the load is cancelled first. Records whether the pipeline
-/// asked for the bytes as they arrive.
+/// A download in two parts: the first `split` bytes at once, in 4 KB chunks of its body, then
+/// the rest once the test calls ``open()``, or a ``DataLoadingError/cancelled`` if the load is
+/// cancelled first. Counts its loads.
 package final class SplitLoader: DataLoading {
     private struct State {
         var isOpen = false
         var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextID: UInt64 = 0
-        var askedForBytes: [Bool] = []
+        var loads = 0
     }
 
     private let bytes: [UInt8]
@@ -21,8 +20,8 @@ package final class SplitLoader: DataLoading {
         self.split = min(split, bytes.count)
     }
 
-    /// For each load so far, whether it was given a `received` closure.
-    package var askedForBytes: [Bool] { state.withLock { $0.askedForBytes } }
+    /// The loads started so far.
+    package var loads: Int { state.withLock { $0.loads } }
 
     package func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
@@ -33,32 +32,32 @@ package final class SplitLoader: DataLoading {
         for waiter in waiters { waiter.resume(returning: true) }
     }
 
-    package func loadData(for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void) async throws(DataLoadingError) -> [UInt8] {
-        try await loadData(for: source, progress: progress, received: nil)
+    package func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
+        state.withLock { $0.loads += 1 }
+        let bytes = self.bytes, split = self.split
+        return try await DataResponse.streaming { sink throws(DataLoadingError) in
+            sink.begin(expectedLength: Int64(bytes.count))
+            func hand(_ range: Range<Int>) async throws(DataLoadingError) {
+                var start = range.lowerBound
+                while start < range.upperBound {
+                    let end = min(start + 4096, range.upperBound)
+                    try await sink.send(Array(bytes[start..<end]))
+                    start = end
+                }
+            }
+            try await hand(0..<split)
+            guard await self.opened() else { throw .cancelled }
+            try await hand(split..<bytes.count)
+        }
     }
 
-    package func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws(DataLoadingError) -> [UInt8] {
-        state.withLock { $0.askedForBytes.append(received != nil) }
-        let total = Int64(bytes.count)
-        func hand(_ range: Range<Int>) {
-            var start = range.lowerBound
-            while start < range.upperBound {
-                let end = min(start + 4096, range.upperBound)
-                received?(Array(bytes[start..<end]))
-                progress(DataProgress(completed: Int64(end), total: total))
-                start = end
-            }
-        }
-        hand(0..<split)
+    /// Waits until ``open()``; `false` when cancelled first.
+    private func opened() async -> Bool {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
         }
-        let proceed = await withTaskCancellationHandler {
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let decided = state.withLock { state -> Bool? in
                     if Task.isCancelled { return false }
@@ -71,8 +70,5 @@ package final class SplitLoader: DataLoading {
         } onCancel: {
             state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
         }
-        guard proceed else { throw .cancelled }
-        hand(split..<bytes.count)
-        return bytes
     }
 }

@@ -178,10 +178,15 @@ final class AsyncGate: Sendable {
 struct HalfwayLoader: DataLoading {
     let gate: AsyncGate
 
-    func loadData(for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void) async throws(DataLoadingError) -> [UInt8] {
-        progress(DataProgress(completed: Int64(Fixtures.rocket.count / 2), total: Int64(Fixtures.rocket.count)))
-        await gate.wait()
-        return Fixtures.rocket
+    func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
+        let gate = self.gate
+        return try await DataResponse.streaming { sink throws(DataLoadingError) in
+            let half = Fixtures.rocket.count / 2
+            sink.begin(expectedLength: Int64(Fixtures.rocket.count))
+            try await sink.send(Array(Fixtures.rocket[..<half]))
+            await gate.wait()
+            try await sink.send(Array(Fixtures.rocket[half...]))
+        }
     }
 }
 
@@ -211,6 +216,6 @@ struct ImageLoadingControllerPreviewTests {
         let drawn = display.entries.count
         controller.load(ImageRequest(source: .custom(id: "meadow") { [] }, resize: .fill(width: 120, height: 96)))
         #expect(display.entries.count == drawn)
-        #expect(loader.askedForBytes.count == 1)
+        #expect(loader.loads == 1)
     }
 }

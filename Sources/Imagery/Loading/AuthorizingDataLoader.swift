@@ -23,28 +23,17 @@ public struct AuthorizingDataLoader: DataLoading {
         self.tokens = tokens
     }
 
-    public func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void
-    ) async throws(DataLoadingError) -> [UInt8] {
-        try await loadData(for: source, progress: progress, received: nil)
-    }
-
-    public func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws(DataLoadingError) -> [UInt8] {
+    public func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
         guard case let .url(url, headers) = source.kind, ["http", "https"].contains(url.scheme?.lowercased()) else {
-            return try await base.loadData(for: source, progress: progress, received: received)
+            return try await base.response(for: source)
         }
         let token = try await tokens.token()
         do {
-            // A refused attempt hands over no bytes (no body of an error reaches `received`).
-            return try await base.loadData(for: Self.authorized(url, headers, token), progress: progress, received: received)
+            // A refused attempt hands over no bytes: an error status throws before any body.
+            return try await base.response(for: Self.authorized(url, headers, token))
         } catch .httpStatus(401, _) {
             let fresh = try await tokens.refreshedToken(replacing: token)
-            return try await base.loadData(for: Self.authorized(url, headers, fresh), progress: progress, received: received)
+            return try await base.response(for: Self.authorized(url, headers, fresh))
         }
     }
 

@@ -10,7 +10,7 @@ import Foundation
 /// configuration.maximumResponseSize = 20 << 20   // refuse anything over 20 MiB
 /// configuration.timeout = .seconds(10)
 /// let loader = DataLoader(configuration: configuration)
-/// let bytes = try await loader.loadData(for: .url(url)) { print($0.completed) }
+/// let bytes = try await loader.loadData(for: .url(url)) { print($0.completed) }   // or response(for:), as it arrives
 /// ```
 public struct DataLoader: DataLoading {
     /// Limits that apply to every source this loader reads.
@@ -43,32 +43,21 @@ public struct DataLoader: DataLoading {
         self.http = HTTPDataLoader(configuration: configuration)
     }
 
-    public func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void
-    ) async throws(DataLoadingError) -> [UInt8] {
-        try await loadData(for: source, progress: progress, received: nil)
-    }
-
-    public func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws(DataLoadingError) -> [UInt8] {
+    public func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
         switch source.kind {
         case let .url(url, headers):
             switch url.scheme?.lowercased() {
             case "http", "https":
-                return try await http.load(url, headers: headers, source: source.description, progress: progress, received: received)
+                return try await http.response(url, headers: headers, source: source.description)
             case "file":
-                return try await FileDataLoader.load(path: url.path, limit: configuration.maximumResponseSize)
+                return DataResponse(bytes: try await FileDataLoader.load(path: url.path, limit: configuration.maximumResponseSize))
             default:
                 throw .unsupportedSource("\(source) (only http, https and file URLs are supported)")
             }
         case let .file(path):
-            return try await FileDataLoader.load(path: path, limit: configuration.maximumResponseSize)
+            return DataResponse(bytes: try await FileDataLoader.load(path: path, limit: configuration.maximumResponseSize))
         case let .custom(_, load):
-            return try await loadCustom(source, load)
+            return DataResponse(bytes: try await loadCustom(source, load))
         }
     }
 

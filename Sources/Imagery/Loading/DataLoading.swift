@@ -1,10 +1,16 @@
 /// Fetches the encoded bytes of an ``ImageSource``: the pluggable loading stage.
 ///
-/// The pipeline calls ``loadData(for:progress:)`` once per distinct source however many
-/// requests are waiting for it, and cancels the calling task when none are left. Loaders
-/// compose: ``DataLoader`` reads URLs, files and closures, and decorators such as
+/// A loader has one job, ``response(for:)``: answer what the source said, with its bytes as
+/// an async sequence of chunks. The pipeline calls it once per distinct source however many
+/// requests are waiting for it, reads the body to its end (reporting progress and, with
+/// progressive previews on, handing the chunks to the decoder as they arrive), and cancels the
+/// reading task when no request is left. The whole-body ``loadData(for:progress:)`` is derived
+/// from it.
+///
+/// Loaders compose: ``DataLoader`` reads URLs, files and closures, and decorators such as
 /// ``RetryingDataLoader``, ``AuthorizingDataLoader`` and ``LatencySimulatingDataLoader``
-/// wrap any loader.
+/// wrap any loader. A decorator returns the response of the loader it wraps, or one built over
+/// its body, so it cannot lose the bytes on the way.
 ///
 /// ```swift
 /// /// Serves `asset:` sources from a directory, and everything else from the network.
@@ -12,40 +18,24 @@
 ///     let assets: String
 ///     let network = DataLoader()
 ///
-///     func loadData(
-///         for source: ImageSource, progress: @escaping @Sendable (DataProgress) -> Void
-///     ) async throws(DataLoadingError) -> [UInt8] {
+///     func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
 ///         if case let .url(url, _) = source.kind, url.scheme == "asset" {
-///             return try await network.loadData(for: .file(assets + url.path), progress: progress)
+///             return try await network.response(for: .file(assets + url.path))
 ///         }
-///         return try await network.loadData(for: source, progress: progress)
+///         return try await network.response(for: source)
 ///     }
 /// }
 /// ```
 public protocol DataLoading: Sendable {
-    /// Loads every byte of `source`, reporting progress as bytes arrive.
+    /// Starts loading `source`, and returns once it has answered: what it said, and its body
+    /// as it arrives (``DataResponse/body``). Only a successful answer is returned: an HTTP
+    /// error status, a missing file or a refused connection throws here, so no error's body
+    /// reaches a reader.
     ///
-    /// Implementations must stop promptly when the calling task is cancelled and throw
-    /// ``DataLoadingError/cancelled``.
-    func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void
-    ) async throws(DataLoadingError) -> [UInt8]
-
-    /// Loads `source` as ``loadData(for:progress:)`` does, and also hands `received` each run
-    /// of bytes, in order, as it arrives, for progressive previews
-    /// (``ImagePipeline/Configuration/isProgressiveDecodingEnabled``). Only the bytes of the
-    /// response that is returned are handed over: none of an error's body, and none of an
-    /// attempt that is retried. With `received` `nil`, it is ``loadData(for:progress:)``.
-    ///
-    /// The default implementation hands over nothing: a loader that cannot stream gives no
-    /// previews, and loses nothing else. ``DataLoader`` streams HTTP, and the decorators pass
-    /// `received` through.
-    func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws(DataLoadingError) -> [UInt8]
+    /// Implementations stop promptly when the calling task, or the task reading the body, is
+    /// cancelled, and throw ``DataLoadingError/cancelled``; they bound what they hand over by
+    /// their own size limit.
+    func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse
 
     /// What, besides the source itself, decides the bytes this loader returns for `source`:
     /// for example the account whose token ``AuthorizingDataLoader`` attaches. It becomes
@@ -56,12 +46,17 @@ public protocol DataLoading: Sendable {
 extension DataLoading {
     public func cachePartition(for source: ImageSource) -> String? { nil }
 
+    /// Loads every byte of `source`, reporting progress as they arrive: ``response(for:)``
+    /// read to its end.
+    ///
+    /// ```swift
+    /// let bytes = try await DataLoader().loadData(for: .url(photoURL)) { print($0.completed) }
+    /// ```
     public func loadData(
         for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
+        progress: @escaping @Sendable (DataProgress) -> Void = { _ in }
     ) async throws(DataLoadingError) -> [UInt8] {
-        try await loadData(for: source, progress: progress)
+        try await response(for: source).bytes(progress: progress)
     }
 }
 

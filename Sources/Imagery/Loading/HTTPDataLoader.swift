@@ -28,30 +28,27 @@ final class HTTPDataLoader: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    func load(
-        _ url: URL,
-        headers: [String: String],
-        source: String,
-        progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws(DataLoadingError) -> [UInt8] {
-        var request = URLRequest(url: url)
-        request.timeoutInterval = configuration.timeout.seconds
-        for (name, value) in configuration.additionalHeaders.merging(headers, uniquingKeysWith: { $1 }) {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-        let task = session.dataTask(with: request)
-        let transfer = HTTPSessionDelegate.Transfer(
-            source: source, url: url, limit: configuration.maximumResponseSize,
-            maximumRedirects: configuration.maximumRedirects, progress: progress, received: received
-        )
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                delegate.start(task, transfer: transfer, continuation: continuation)
+    func response(_ url: URL, headers: [String: String], source: String) async throws(DataLoadingError) -> DataResponse {
+        let session = self.session, delegate = self.delegate, configuration = self.configuration
+        return try await DataResponse.streaming { sink throws(DataLoadingError) in
+            var request = URLRequest(url: url)
+            request.timeoutInterval = configuration.timeout.seconds
+            for (name, value) in configuration.additionalHeaders.merging(headers, uniquingKeysWith: { $1 }) {
+                request.setValue(value, forHTTPHeaderField: name)
             }
-        } onCancel: {
-            task.cancel()
+            let task = session.dataTask(with: request)
+            let transfer = HTTPSessionDelegate.Transfer(
+                source: source, url: url, limit: configuration.maximumResponseSize,
+                maximumRedirects: configuration.maximumRedirects, sink: sink
+            )
+            let failure = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    delegate.start(task, transfer: transfer, continuation: continuation)
+                }
+            } onCancel: {
+                task.cancel()
+            }
+            if let failure { throw failure }
         }
-        return try result.get()
     }
 }

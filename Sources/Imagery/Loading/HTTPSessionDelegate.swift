@@ -10,28 +10,22 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let source: String
         let limit: Int
         let maximumRedirects: Int
-        let progress: @Sendable (DataProgress) -> Void
-        /// Hands each run of bytes of an accepted response on, when someone asked.
-        let received: (@Sendable ([UInt8]) -> Void)?
+        /// Where the head and the bytes of an accepted response go.
+        let sink: DataResponse.Sink
         /// Every URL of the redirect chain so far, the first included, to catch a loop.
         var chain: [URL]
-        var bytes: [UInt8] = []
-        var expected: Int64?
+        var received = 0
         /// Set when the delegate itself stops the task (bad status, too large), so the
         /// resulting `URLError.cancelled` is reported as what really happened.
         var failure: DataLoadingError?
-        var continuation: CheckedContinuation<Result<[UInt8], DataLoadingError>, Never>?
+        var continuation: CheckedContinuation<DataLoadingError?, Never>?
 
-        init(
-            source: String, url: URL, limit: Int, maximumRedirects: Int,
-            progress: @escaping @Sendable (DataProgress) -> Void, received: (@Sendable ([UInt8]) -> Void)? = nil
-        ) {
+        init(source: String, url: URL, limit: Int, maximumRedirects: Int, sink: DataResponse.Sink) {
             self.source = source
             self.chain = [url]
             self.limit = limit
             self.maximumRedirects = maximumRedirects
-            self.progress = progress
-            self.received = received
+            self.sink = sink
         }
     }
 
@@ -40,7 +34,7 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func start(
         _ task: URLSessionDataTask,
         transfer: Transfer,
-        continuation: CheckedContinuation<Result<[UInt8], DataLoadingError>, Never>
+        continuation: CheckedContinuation<DataLoadingError?, Never>
     ) {
         var transfer = transfer
         transfer.continuation = continuation
@@ -56,24 +50,24 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 200
         let expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-        let failure: DataLoadingError? = transfers.withLock { transfers in
-            guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
-            if let earlier = transfer.failure { return earlier }
+        let (failure, sink) = transfers.withLock { transfers -> (DataLoadingError?, DataResponse.Sink?) in
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return (nil, nil) }
+            if let earlier = transfer.failure { return (earlier, nil) }
             if status == 404 || status == 410 {
                 transfer.failure = .notFound(source: transfer.source)
             } else if !(200...299).contains(status) {
                 transfer.failure = .httpStatus(status, source: transfer.source)
             } else if let expected, expected > Int64(transfer.limit) {
                 transfer.failure = .tooLarge(source: transfer.source, limit: transfer.limit)
-            } else {
-                transfer.expected = expected
-                // Trust a declared length only so far: a hostile server could claim the whole
-                // limit and then drip bytes, holding that much memory per connection.
-                transfer.bytes.reserveCapacity(Int(min(expected ?? 0, Int64(transfer.limit), 4 << 20)))
             }
-            let failure = transfer.failure
             transfers[dataTask.taskIdentifier] = transfer
-            return failure
+            return (transfer.failure, transfer.sink)
+        }
+        if failure == nil, let sink {
+            let fields = ((response as? HTTPURLResponse)?.allHeaderFields ?? [:]).compactMap { name, value in
+                (name as? String).map { (name: $0, value: "\(value)") }
+            }
+            sink.begin(expectedLength: expected, headers: SourceHeaders(fields: fields))
         }
         completionHandler(failure == nil ? .allow : .cancel)
     }
@@ -109,39 +103,30 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let update: (DataProgress, @Sendable (DataProgress) -> Void, (@Sendable ([UInt8]) -> Void)?)? = transfers.withLock { transfers in
+        let sink = transfers.withLock { transfers -> DataResponse.Sink? in
             let id = dataTask.taskIdentifier
-            guard transfers[id] != nil, transfers[id]!.failure == nil else { return nil }
-            if transfers[id]!.bytes.count + data.count > transfers[id]!.limit {
-                transfers[id]!.failure = .tooLarge(source: transfers[id]!.source, limit: transfers[id]!.limit)
-                transfers[id]!.bytes = []
+            guard var transfer = transfers[id], transfer.failure == nil else { return nil }
+            defer { transfers[id] = transfer }
+            guard transfer.received + data.count <= transfer.limit else {
+                transfer.failure = .tooLarge(source: transfer.source, limit: transfer.limit)
                 return nil
             }
-            transfers[id]!.bytes.append(contentsOf: data)
-            let transfer = transfers[id]!
-            return (DataProgress(completed: Int64(transfer.bytes.count), total: transfer.expected), transfer.progress, transfer.received)
+            transfer.received += data.count
+            return transfer.sink
         }
-        guard let (progress, report, received) = update else {
+        // URLSession cannot be paused: the bytes wait for their reader, within the limit.
+        // Bytes of a response the delegate refused never reach here: a failed status cancels
+        // the task before its body.
+        guard let sink, sink.yield([UInt8](data)) else {
             dataTask.cancel()
             return
         }
-        // Bytes of a response the delegate refused never reach here: a failed status cancels
-        // the task before its body.
-        received?([UInt8](data))
-        report(progress)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        let result: Result<[UInt8], DataLoadingError>
-        if let failure = transfer.failure {
-            result = .failure(failure)
-        } else if let error {
-            result = .failure(Self.loadingError(error, source: transfer.source))
-        } else {
-            result = .success(transfer.bytes)
-        }
-        transfer.continuation?.resume(returning: result)
+        let failure = transfer.failure ?? error.map { Self.loadingError($0, source: transfer.source) }
+        transfer.continuation?.resume(returning: failure)
     }
 
     private static func loadingError(_ error: any Error, source: String) -> DataLoadingError {

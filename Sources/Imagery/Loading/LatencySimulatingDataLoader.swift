@@ -28,18 +28,7 @@ public struct LatencySimulatingDataLoader: DataLoading {
         self.sleep = sleep
     }
 
-    public func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void
-    ) async throws(DataLoadingError) -> [UInt8] {
-        try await loadData(for: source, progress: progress, received: nil)
-    }
-
-    public func loadData(
-        for source: ImageSource,
-        progress: @escaping @Sendable (DataProgress) -> Void,
-        received: (@Sendable ([UInt8]) -> Void)?
-    ) async throws(DataLoadingError) -> [UInt8] {
+    public func response(for source: ImageSource) async throws(DataLoadingError) -> DataResponse {
         let low = delay.lowerBound.seconds, high = delay.upperBound.seconds
         let seconds = high > low ? Double.random(in: low...high) : low
         do {
@@ -47,7 +36,7 @@ public struct LatencySimulatingDataLoader: DataLoading {
         } catch {
             throw .cancelled
         }
-        return try await base.loadData(for: source, progress: progress, received: received)
+        return try await base.response(for: source)
     }
 
     public func cachePartition(for source: ImageSource) -> String? { base.cachePartition(for: source) }

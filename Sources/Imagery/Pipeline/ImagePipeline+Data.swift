@@ -37,13 +37,10 @@ extension ImagePipeline {
     /// ```
     nonisolated(nonsending)
     public func data(for request: ImageRequest) async throws(ImagePipelineError) -> Data {
-        // Not routed: it asks for the original bytes.
-        stats.recordRequest()
-        let task = DataTask(request: request, sourceKey: Self.cacheKey(for: request, loader: loader).sourceKey)
+        let task = start(data: request)
         let graph = self.graph
         let outcome = await withTaskCancellationHandler {
-            await graph.startData(task)
-            return await task.outcome()
+            await task.outcome()
         } onCancel: {
             task.finish(.failure(.cancelled))
             Task { @PipelineActor in graph.cancelData(task) }

@@ -245,16 +245,14 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Internals
 
-    /// The one way every image task starts (``image(for:)-(ImageRequest)``, ``imageTask(with:)``,
-    /// ``events(for:)``, the completion bridge, prefetching and the view model): the request is
-    /// counted, routed and keyed once; `prepare` sets the task up before anything can report
-    /// (returning `false` cancels it unstarted); a memory hit finishes it on the spot, and any
-    /// other task goes to the graph with its key.
+    /// The one way every task starts (``image(for:)-(ImageRequest)``, ``imageTask(with:)``,
+    /// ``events(for:)``, the completion bridge, prefetching and the view model; ``data(for:)``
+    /// through ``start(data:)``): the request is counted, routed and keyed once; `prepare` sets
+    /// the task up before anything can report (returning `false` cancels it unstarted); a
+    /// memory hit finishes it on the spot, and any other task goes to the graph with its key.
     @discardableResult
     func start(_ request: ImageRequest, prepare: (ImageTask) -> Bool = { _ in true }) -> ImageTask {
-        stats.recordRequest()
-        let routed = routed(request)   // once: routing signs a URL; a routed request is not routed again
-        let key = Self.cacheKey(for: routed, loader: loader)
+        let (routed, key) = admit(request, routing: true)
         let task = ImageTask(request: routed, key: key, graph: graph)
         guard prepare(task) else {
             stats.recordFailure(kind: "cancelled")
@@ -268,5 +266,23 @@ public final class ImagePipeline: Sendable {
             Task { @PipelineActor [graph] in graph.start(task) }
         }
         return task
+    }
+
+    /// ``start(_:prepare:)`` for a caller of the original bytes: counted and keyed in the same
+    /// place, not routed (it asks for the source's own bytes), and handed to the graph's fetch
+    /// stage, beside the decode jobs of the same source.
+    func start(data request: ImageRequest) -> DataTask {
+        let (request, key) = admit(request, routing: false)
+        let task = DataTask(request: request, sourceKey: key.sourceKey)
+        Task { @PipelineActor [graph] in graph.startData(task) }
+        return task
+    }
+
+    /// Counts `request`, routes it once when `routing` (routing signs a URL; a routed request
+    /// is not routed again) and computes its key once.
+    private func admit(_ request: ImageRequest, routing: Bool) -> (ImageRequest, ImageCacheKey) {
+        stats.recordRequest()
+        let request = routing ? routed(request) : request
+        return (request, Self.cacheKey(for: request, loader: loader))
     }
 }

@@ -18,44 +18,46 @@ struct ImageInfo {
         options.needsPixels || options.alpha || options.bands || ((options.dimensions || options.exif) && format != .jpeg)
     }
 
-    /// The JSON object, keys as imgproxy names them.
-    func fields(_ options: ImgproxyInfoOptions) throws(ImageError) -> [String: Any] {
-        var fields: [String: Any] = [:]
-        if options.size { fields["size"] = bytes.count }
+    /// The answer `options` ask for.
+    func answer(_ options: ImgproxyInfoOptions) throws(ImageError) -> InfoAnswer {
+        var answer = InfoAnswer()
+        if options.size { answer.size = bytes.count }
         if options.format {
-            fields["format"] = format.rawValue
-            fields["mime_type"] = format.mimeType
+            answer.format = format.rawValue
+            answer.mimeType = format.mimeType
         }
         let orientation = draft?.metadata.sourceOrientation ?? ImageHeader.exifOrientation(ofJPEG: bytes) ?? .up
         if options.dimensions {
             let stored = draft?.metadata.originalSize ?? ImageHeader.size(of: bytes, format: format) ?? PixelSize(width: 0, height: 0)
-            fields["width"] = orientation.swapsAxes ? stored.height : stored.width
-            fields["height"] = orientation.swapsAxes ? stored.width : stored.height
-            fields["orientation"] = orientation.rawValue
+            answer.width = orientation.swapsAxes ? stored.height : stored.width
+            answer.height = orientation.swapsAxes ? stored.width : stored.height
+            answer.orientation = orientation.rawValue
         }
-        if options.exif { fields["exif"] = orientation == .up ? [String: String]() : ["Orientation": String(orientation.rawValue)] }
-        if options.pagesNumber { fields["pages_number"] = max(1, ImageHeader.frameCount(of: bytes, format: format)) }
-        if options.colorspace { fields["colorspace"] = "srgb" }
-        if options.sampleFormat { fields["sample_format"] = "uchar" }
-        guard let draft else { return fields }
-        let transparent = draft.hasTransparency
-        if options.bands { fields["bands"] = draft.alphaMode == .opaque ? 3 : 4 }
-        if options.alpha { fields["alpha"] = options.checksTransparency ? transparent : draft.alphaMode != .opaque }
-        if options.average { fields["average"] = Self.json(Self.average(of: draft, ignoringTransparent: options.averageIgnoresTransparent)) }
+        if options.exif { answer.exif = orientation == .up ? [:] : ["Orientation": String(orientation.rawValue)] }
+        if options.pagesNumber { answer.pagesNumber = max(1, ImageHeader.frameCount(of: bytes, format: format)) }
+        if options.colorspace { answer.colorspace = "srgb" }
+        if options.sampleFormat { answer.sampleFormat = "uchar" }
+        if !options.hashsums.isEmpty { answer.hashsums = hashsums(options.hashsums) }
+        guard let draft else { return answer }
+        if options.bands { answer.bands = draft.alphaMode == .opaque ? 3 : 4 }
+        if options.alpha { answer.alpha = options.checksTransparency ? draft.hasTransparency : draft.alphaMode != .opaque }
+        if options.average {
+            answer.average = InfoAnswer.Color(Self.average(of: draft, ignoringTransparent: options.averageIgnoresTransparent), withAlpha: true)
+        }
         if options.dominantColors {
-            fields["dominant_colors"] = DominantColors.pick(from: draft, buildsMissed: options.buildsMissedColors).mapValues {
-                ["R": Int($0.red), "G": Int($0.green), "B": Int($0.blue)]
+            answer.dominantColors = DominantColors.pick(from: draft, buildsMissed: options.buildsMissedColors).mapValues {
+                InfoAnswer.Color($0, withAlpha: false)
             }
         }
         if options.palette > 0 {
-            fields["palette"] = ColorSwatch.swatches(of: draft, count: options.palette).map { Self.json($0.color) }
+            answer.palette = ColorSwatch.swatches(of: draft, count: options.palette).map { InfoAnswer.Color($0.color, withAlpha: true) }
         }
         if let components = options.blurHash {
-            fields["blurhash"] = try BlurHash(image: draft, componentsX: components.x, componentsY: components.y).string
+            answer.blurhash = try BlurHash(image: draft, componentsX: components.x, componentsY: components.y).string
         }
-        if options.thumbHash { fields["thumb_hash"] = try ThumbHash(image: draft).hex.uppercased() }
-        if options.perceptualHash { fields["perceptual_hash"] = PerceptualHash.hash(of: draft) }
-        return fields
+        if options.thumbHash { answer.thumbHash = try ThumbHash(image: draft).hex.uppercased() }
+        if options.perceptualHash { answer.perceptualHash = PerceptualHash.hash(of: draft) }
+        return answer
     }
 
     /// `calc_hashsums`' digests of the source bytes, in hex.
@@ -91,9 +93,5 @@ struct ImageInfo {
         guard count > 0 else { return RGBA(red: 0, green: 0, blue: 0, alpha: 0) }
         func mean(_ sum: Int) -> UInt8 { UInt8((sum + count / 2) / count) }
         return RGBA(red: mean(sums.red), green: mean(sums.green), blue: mean(sums.blue), alpha: mean(sums.alpha))
-    }
-
-    static func json(_ color: RGBA) -> [String: Int] {
-        ["R": Int(color.red), "G": Int(color.green), "B": Int(color.blue), "A": Int(color.alpha)]
     }
 }

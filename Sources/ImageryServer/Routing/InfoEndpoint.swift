@@ -9,18 +9,15 @@ import NIOCore
 /// Answers `/info/{signature}/{info options}/{source}`, imgproxy's info endpoint, open: the
 /// source's size, format and dimensions from its bytes and header, and the fields that need
 /// pixels (average, dominant colours, palette, BlurHash, ThumbHash, perceptual hash) from a
-/// draft of at most 100 × 100 that the pipeline decodes within its budget. Answers are cached as
-/// images are, by the path as sent.
+/// draft of at most 100 × 100 that the pipeline decodes within its budget. Answers go through
+/// the response tiers as images do, by the path as sent.
 struct InfoEndpoint: Sendable {
     let preflight: RequestPreflight
     let pipeline: ImagePipeline
-    let admission: Admission
-    let responses: ResponseCache
+    let tiers: ResponseTiers
     let settings: String
     let cacheControl: String
     let errorCacheControl: String
-    /// Seconds since 1970, for `expires`: injectable so tests need no waiting.
-    let now: @Sendable () -> Int
     let logger: Logger
 
     /// The largest side of the draft the pixel fields are computed on.
@@ -28,16 +25,14 @@ struct InfoEndpoint: Sendable {
 
     func respond(to request: Request) async -> Response {
         let path = request.uri.path
+        let key = ResponseVariantKey(path: path, accepted: .other, settings: settings)
         do throws(ServerError) {
-            let (options, source) = try preflight.info(for: String(path.dropFirst("/info".count)))
-            let ifNoneMatch = request.headers[.ifNoneMatch]
-            // Checked on hits too: an expired URL is 404 even when its answer is stored.
-            if let expires = options.expires, expires <= now() { throw ServerError(status: .notFound, message: "the URL has expired") }
-            let key = ResponseVariantKey(path: path, accepted: .other, settings: settings)
-            if let hit = responses[key] { return try hit.response(ifNoneMatch: ifNoneMatch, expires: options.expires, now: now()) }
-            let answer = try await admission.run { () throws(ServerError) in try await info(options, source: source) }
-            responses.store(answer, for: key)
-            return try answer.response(ifNoneMatch: ifNoneMatch, expires: options.expires, now: now())
+            return try await tiers.answer(key, ifNoneMatch: request.headers[.ifNoneMatch]) { () throws(ServerError) in
+                let asked = try preflight.info(for: String(path.dropFirst("/info".count)))
+                return (asked, ResponseTiers.Checked(expires: asked.options.expires))
+            } work: { asked throws(ServerError) in
+                try await info(asked.options, source: asked.source)
+            }
         } catch {
             if error.status.code >= 500 {
                 logger.warning("info failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
@@ -76,9 +71,9 @@ struct InfoEndpoint: Sendable {
         let info = ImageInfo(bytes: bytes, format: format, draft: draft)
         let body: Data
         do {
-            var fields = try info.fields(options)
-            if !options.hashsums.isEmpty { fields["hashsums"] = info.hashsums(options.hashsums) }
-            body = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            body = try encoder.encode(try info.answer(options))
         } catch {
             throw ServerError(status: .internalServerError, message: "info failed")
         }

@@ -63,7 +63,8 @@ extension PipelineGraph {
         statistics.recordDownload()
         logger.debug("download started", metadata: ["source": "\(source)"])
         do {
-            let bytes = try await loader.loadData(for: source, progress: { progress.send($0) }, received: received)
+            let response = try await loader.response(for: source)
+            let bytes = try await response.bytes(progress: { progress.send($0) }, received: received)
             return .success((bytes, .source))
         } catch {
             return .failure(error)

@@ -28,9 +28,19 @@ final class PipelineGraph {
     private var probes: [Probe] = []
     private var nextProbeID: UInt64 = 0
 
-    let downloads: WorkQueue
-    let decodes: WorkQueue
+    /// Backpressure: a source downloaded faster than it can be decoded waits in memory, so
+    /// the sources downloading and those waiting for a decode together stay within the
+    /// download limit. Made on the actor at first use, where each queue can name the other.
+    private(set) lazy var downloads: WorkQueue = WorkQueue(limit: downloadLimit, admits: { [unowned self] in
+        decodes.waitingCount + downloads.running < downloads.limit
+    })
+    private(set) lazy var decodes: WorkQueue = WorkQueue(limit: decodeLimit, budget: decodingPixelBudget, onLeftWaiting: { [unowned self] in
+        downloads.retry()
+    })
     let processing: WorkQueue
+    private let downloadLimit: Int
+    private let decodeLimit: Int
+    private let decodingPixelBudget: Int?
     let loader: any DataLoading
     let decoder: any ImageDecoding
     let draftHeadroom: Int
@@ -47,8 +57,9 @@ final class PipelineGraph {
     typealias Decoded = ImageResponse
 
     nonisolated init(configuration: ImagePipeline.Configuration, statistics: StatisticsRecorder) {
-        self.downloads = WorkQueue(limit: configuration.maximumConcurrentDownloads)
-        self.decodes = WorkQueue(limit: configuration.maximumConcurrentDecodes, budget: configuration.decodingPixelBudget)
+        self.downloadLimit = configuration.maximumConcurrentDownloads
+        self.decodeLimit = configuration.maximumConcurrentDecodes
+        self.decodingPixelBudget = configuration.decodingPixelBudget
         self.processing = WorkQueue(limit: configuration.maximumConcurrentDecodes)
         self.loader = configuration.dataLoader
         self.decoder = configuration.decoder
@@ -61,12 +72,6 @@ final class PipelineGraph {
         self.logger = configuration.logger
         self.previewsByDefault = configuration.isProgressiveDecodingEnabled
         self.previewInterval = configuration.progressiveDecodingInterval
-        // Backpressure: a source downloaded faster than it can be decoded waits in memory, so
-        // the sources downloading and those waiting for a decode together stay within the
-        // download limit.
-        let downloads = self.downloads, decodes = self.decodes
-        downloads.admits = { decodes.waitingCount + downloads.running < downloads.limit }
-        decodes.onLeftWaiting = { downloads.retry() }
     }
 
     // MARK: - Callers

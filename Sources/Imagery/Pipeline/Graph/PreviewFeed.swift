@@ -23,6 +23,7 @@ final class PreviewFeed: Sendable {
     /// The decoder, touched only by the one task draining (``State/isDraining`` is set under
     /// the lock before a drain starts and cleared when it ends), and let go once by whoever
     /// claims it under the lock (``State/claimRelease()``).
+    // @unchecked Sendable: only the one draining task, admitted under the feed's lock, touches it.
     private final class DecoderBox: @unchecked Sendable {
         var decoder: (any ProgressiveDecoding)?
         init(_ decoder: any ProgressiveDecoding) { self.decoder = decoder }

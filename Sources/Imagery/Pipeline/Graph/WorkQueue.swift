@@ -27,20 +27,23 @@ final class WorkQueue {
     /// Whether a waiting item may start now, besides the limit and the budget: the downloads
     /// wait while too many fetched sources wait for a decode. Call ``retry()`` when it may
     /// have changed.
-    // nonisolated(unsafe): set once, by the graph's initializer, before the queue is shared.
-    nonisolated(unsafe) var admits: @PipelineActor () -> Bool = { true }
+    private let admits: @PipelineActor () -> Bool
     /// Called when an item leaves the waiting list, started or cancelled.
-    // nonisolated(unsafe): set once, by the graph's initializer, before the queue is shared.
-    nonisolated(unsafe) var onLeftWaiting: (@PipelineActor () -> Void)?
+    private let onLeftWaiting: (@PipelineActor () -> Void)?
     private(set) var running = 0
     /// The summed cost of the running items.
     private(set) var costInUse = 0
     /// One FIFO per priority level.
     private var waiting: [[Item]] = Array(repeating: [], count: ImageRequest.Priority.allCases.count)
 
-    nonisolated init(limit: Int, budget: Int? = nil) {
+    nonisolated init(
+        limit: Int, budget: Int? = nil, admits: @escaping @PipelineActor () -> Bool = { true },
+        onLeftWaiting: (@PipelineActor () -> Void)? = nil
+    ) {
         self.limit = max(1, limit)
         self.budget = budget.map { max(1, $0) }
+        self.admits = admits
+        self.onLeftWaiting = onLeftWaiting
     }
 
     var waitingCount: Int { waiting.reduce(0) { $0 + $1.count } }

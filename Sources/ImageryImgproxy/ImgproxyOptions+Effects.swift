@@ -1,8 +1,8 @@
 import Imagery
 
-extension ImgproxyOption {
+extension ImgproxyOptions {
     /// Filters and what is drawn over the result.
-    static let effects: [ImgproxyOption] = [
+    static let effectOptions: [ImgproxyOption<ImgproxyOptions>] = [
         ImgproxyOption(names: ["blur", "bl"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(exactly: 1)
             options.blur = try arguments.double(

@@ -1,8 +1,8 @@
 import Imagery
 
-extension ImgproxyOption {
+extension ImgproxyOptions {
     /// How the response is cached, named and limited.
-    static let delivery: [ImgproxyOption] = [
+    static let deliveryOptions: [ImgproxyOption<ImgproxyOptions>] = [
         ImgproxyOption(names: ["cachebuster", "cb"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(exactly: 1)
             guard arguments.values[0].count <= ImgproxyLimits.maximumCacheBusterLength else {
@@ -22,13 +22,7 @@ extension ImgproxyOption {
         ImgproxyOption(names: ["preserve_hdr", "ph"], parse: acceptedBoolean),
         ImgproxyOption(names: ["auto_rotate", "ar"], parse: acceptedBoolean),
         ImgproxyOption(names: ["enforce_thumbnail", "eth"], parse: acceptedBoolean),
-        ImgproxyOption(names: ["expires", "exp"]) { options, arguments throws(ImgproxyError) in
-            try arguments.expect(exactly: 1)
-            guard let time = try arguments.int(at: 0, in: 0...ImgproxyLimits.latestExpiry) else { throw arguments.invalid("takes a Unix time") }
-            options.expires = time
-        } write: { options in
-            options.expires.map { [String($0)] }
-        },
+        expires(\.expires),
         ImgproxyOption(names: ["filename", "fn"]) { options, arguments throws(ImgproxyError) in
             // The name, then whether it is base64url-encoded (for names a URL cannot carry).
             try arguments.expect(atLeast: 1)

@@ -1,8 +1,8 @@
 import Imagery
 
-extension ImgproxyOption {
+extension ImgproxyOptions {
     /// The box and how the image meets it.
-    static let sizing: [ImgproxyOption] = [
+    static let sizeOptions: [ImgproxyOption<ImgproxyOptions>] = [
         ImgproxyOption(names: ["resize", "rs"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(atMost: 5)
             if let type = try arguments.resizingType(at: 0) { options.resizingType = type }

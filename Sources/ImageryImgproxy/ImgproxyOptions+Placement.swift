@@ -1,8 +1,8 @@
 import Imagery
 
-extension ImgproxyOption {
+extension ImgproxyOptions {
     /// Where the window sits, what is cut, turned and added around.
-    static let placement: [ImgproxyOption] = [
+    static let placementOptions: [ImgproxyOption<ImgproxyOptions>] = [
         ImgproxyOption(names: ["gravity", "g"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(atLeast: 1)
             options.gravity = try arguments.gravity(from: 0, allowsSmart: true) ?? .center

@@ -1,8 +1,8 @@
 import Imagery
 
-extension ImgproxyOption {
+extension ImgproxyOptions {
     /// How the result is written, or whether it is processed at all.
-    static let output: [ImgproxyOption] = [
+    static let outputOptions: [ImgproxyOption<ImgproxyOptions>] = [
         ImgproxyOption(names: ["quality", "q"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(exactly: 1)
             options.quality = try arguments.int(at: 0, in: ImgproxyLimits.qualities) ?? 0

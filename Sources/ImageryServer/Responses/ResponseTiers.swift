@@ -1,0 +1,66 @@
+import Hummingbird
+import ImageryImgproxy
+
+/// The one way every stored answer is given, images and `/info` alike: the memory tier by the
+/// path as sent, before it is parsed; then, once the path has passed its checks, each shared
+/// tier in order (a later tier's hit fills the earlier ones); then the work, within the
+/// admission limit, stored in every tier. Hits and misses are counted by tier.
+///
+/// A memory hit is looked up before parsing: the same path always parses, checks and plans
+/// the same (one configuration per process, whose output-changing settings are in the key), so
+/// only a path that passed every check once is stored.
+struct ResponseTiers: Sendable {
+    let memory: ResponseCache
+    /// The disk tier and result storage, in the order they are asked.
+    let shared: [any ResponseStoring]
+    let admission: Admission
+    let metrics: ServerMetrics
+    /// Seconds since 1970, for URLs that expire: injectable so tests need no waiting.
+    let now: @Sendable () -> Int
+
+    /// What a checked path adds to every answer it gets, stored or new: when its URL expires
+    /// (Unix seconds), and its `Content-Disposition`. Neither is kept by a shared tier.
+    struct Checked: Sendable {
+        var expires: Int?
+        var disposition: @Sendable (CachedResponse) -> String? = { _ in nil }
+    }
+
+    /// The answer for `key`: from a tier, or from `work` once `check` has passed.
+    ///
+    /// - Parameters:
+    ///   - check: parses and checks the path into what `work` needs; it runs only on a memory
+    ///     miss.
+    ///   - work: makes the answer; it runs within the admission limit, on a miss in every tier.
+    func answer<Plan: Sendable>(
+        _ key: ResponseVariantKey, ifNoneMatch: String?,
+        check: () throws(ServerError) -> (Plan, Checked),
+        work: (Plan) async throws(ServerError) -> CachedResponse
+    ) async throws(ServerError) -> Response {
+        if let hit = memory[key] {
+            metrics.responseHit(.memory)
+            return try hit.response(ifNoneMatch: ifNoneMatch, expires: hit.expires, now: now())
+        }
+        let (plan, checked) = try check()
+        // Before any work: an expired URL is 404 whatever is stored for it.
+        if let expires = checked.expires, expires <= now() { throw ServerError(status: .notFound, message: "the URL has expired") }
+        for (index, tier) in shared.enumerated() {
+            guard let stored = await tier.response(for: key) else { continue }
+            metrics.responseHit(tier.tier)
+            for nearer in shared[..<index] { nearer.store(stored, for: key) }
+            return try keep(stored, checked, for: key).response(ifNoneMatch: ifNoneMatch, expires: checked.expires, now: now())
+        }
+        metrics.responseMiss()
+        let made = try await admission.run { () throws(ServerError) in try await work(plan) }
+        for tier in shared { tier.store(made, for: key) }
+        return try keep(made, checked, for: key).response(ifNoneMatch: ifNoneMatch, expires: checked.expires, now: now())
+    }
+
+    /// `response` as this path gets it, kept in memory with what the path added.
+    private func keep(_ response: CachedResponse, _ checked: Checked, for key: ResponseVariantKey) -> CachedResponse {
+        var response = response
+        response.expires = checked.expires
+        response.disposition = checked.disposition(response)
+        memory.store(response, for: key)
+        return response
+    }
+}
