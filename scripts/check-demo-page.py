@@ -3,16 +3,17 @@
 
 Usage: scripts/check-demo-page.py http://127.0.0.1:PORT/ [screenshot.png]
 
-Prints one JSON object: {"images": N, "loaded": N, "broken": [src, ...], "title": "..."}, and
-exits 0 when the page has images and all of them loaded (naturalWidth > 0), 1 when any did not,
-2 when the browser could not be started in four attempts (the output says why each failed). Only the given loopback URL is visited; the page's own
-images are served by the same server.
+Prints one JSON object: {"images": N, "loaded": N, "broken": [src, ...], "title": "...",
+"starts": N} (N the attempts it took to start the browser), and exits 0 when the page has images
+and all of them loaded (naturalWidth > 0), 1 when any did not, 2 when the browser could not be
+started in four attempts, each with a fresh profile (the output says why each failed). Only the
+given loopback URL is visited; the page's own images are served by the same server.
 """
 import json
 import os
 import sys
+import shutil
 import tempfile
-import time
 from urllib.parse import urlparse
 
 from selenium import webdriver
@@ -33,27 +34,32 @@ return {
 """
 
 
-def start(options):
-    """Starts Chromium through chromedriver, trying four times, 1, 2 and 4 seconds apart: on a
-    loaded machine the driver has died at start (SIGTRAP) twice in a row. Returns the driver, or
-    None and why each attempt failed (the error and the last lines of chromedriver's log)."""
+def start(flags):
+    """Starts Chromium through chromedriver, trying a failed start again up to three times, each
+    with a fresh profile (a profile a crashed start left behind can make the next one fail).
+    Returns the driver, the attempts it took, why each failed attempt failed (the error and the
+    last lines of chromedriver's log) and its profile; the driver is None when all four failed."""
     failures = []
     for attempt in (1, 2, 3, 4):
-        if attempt > 1:
-            time.sleep(2 ** (attempt - 2))
+        profile = tempfile.mkdtemp(prefix="chromium-profile-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for flag in flags + (f"--user-data-dir={profile}",):
+            options.add_argument(flag)
         with tempfile.NamedTemporaryFile(prefix="chromedriver-", suffix=".log", delete=False) as log:
             log_path = log.name
         try:
             service = Service("/usr/bin/chromedriver", log_output=log_path)
-            return webdriver.Chrome(options=options, service=service), failures
+            return webdriver.Chrome(options=options, service=service), attempt, failures, profile
         except Exception as error:  # noqa: BLE001 - any failure to start is reported, not raised
             first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
             with open(log_path, encoding="utf-8", errors="replace") as log:
                 tail = [line.strip() for line in log.read().splitlines()[-3:]]
             failures.append({"attempt": attempt, "error": first_line, "chromedriver_log": tail})
+            shutil.rmtree(profile, ignore_errors=True)
         finally:
             os.unlink(log_path)
-    return None, failures
+    return None, 4, failures, None
 
 
 def main() -> int:
@@ -62,13 +68,10 @@ def main() -> int:
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(json.dumps({"error": f"refusing a non-loopback URL: {host}"}))
         return 2
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--no-first-run", "--disable-background-networking", "--disable-extensions",
-                 "--disable-component-update", "--disable-sync", "--disable-default-apps"):
-        options.add_argument(flag)
-    driver, failures = start(options)
+    flags = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+             "--no-first-run", "--disable-background-networking", "--disable-extensions",
+             "--disable-component-update", "--disable-sync", "--disable-default-apps")
+    driver, starts, failures, profile = start(flags)
     if driver is None:
         print(json.dumps({"error": "could not start chromium", "attempts": failures}))
         return 2
@@ -88,8 +91,9 @@ def main() -> int:
             driver.save_screenshot(sys.argv[2])
     finally:
         driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
     print(json.dumps({"title": state["title"], "images": state["total"], "loaded": state["loaded"],
-                      "pending": state["pending"], "broken": state["broken"]}))
+                      "pending": state["pending"], "broken": state["broken"], "starts": starts}))
     return 0 if state["total"] and state["loaded"] == state["total"] else 1
 
 

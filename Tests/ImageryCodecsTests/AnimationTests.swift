@@ -6,7 +6,7 @@ import ImageryTestSupport
 /// Animated GIF and WebP: composition against ImageMagick's and Pillow's, the encoders' round
 /// trips, and the limits.
 @Suite struct AnimationTests {
-    static let webp = ImageEncoder.animatedFormats.contains(.webp)
+    static let webp = CIRun.runs(needingTrait: "WebP", compiled: ImageEncoder.animatedFormats.contains(.webp))
     static let disposalGIF = "gif_anim_disposal_trns_96x64.gif"
 
     static func animation(_ file: String, resize: Resize? = nil, options: DecodingOptions = DecodingOptions()) throws -> AnimatedImage {

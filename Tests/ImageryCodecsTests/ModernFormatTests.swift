@@ -6,10 +6,11 @@ import ImageryTestSupport
 /// HEIC, AVIF and JPEG XL: what each trait adds, and what a build without it says.
 /// (Each bundled file's size, format and orientation is checked by `DecodingTests` too.)
 @Suite struct ModernFormatTests {
-    static let heif = ImageDecoder.supportedFormats.contains(.heic)
-    static let avif = ImageDecoder.supportedFormats.contains(.avif)
-    static let jpegXL = ImageDecoder.supportedFormats.contains(.jxl)
-    static let avifOut = ImageEncoder.supportedFormats.contains(.avif)
+    // Under .ci/run's trait pass each of these runs, and fails naming its trait if it is missing.
+    static let heif = CIRun.runs(needingTrait: "HEIF", compiled: ImageDecoder.supportedFormats.contains(.heic))
+    static let avif = CIRun.runs(needingTrait: "AVIF", compiled: ImageDecoder.supportedFormats.contains(.avif))
+    static let jpegXL = CIRun.runs(needingTrait: "JPEGXL", compiled: ImageDecoder.supportedFormats.contains(.jxl))
+    static let avifOut = CIRun.runs(needingTrait: "AVIF", compiled: ImageEncoder.supportedFormats.contains(.avif))
 
     /// The same photo, decoded from the JPEG it was made from and reduced to the same size.
     static func rocket320() throws -> Bitmap {

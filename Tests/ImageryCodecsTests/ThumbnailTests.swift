@@ -1,6 +1,7 @@
 import Testing
 import Imagery
 import ImageryCodecs
+import ImageryTestSupport
 
 // Serialized: each case is seconds of CPU in a debug build (the reference is a full decode and
 // a wide Lanczos), and in parallel they held every thread of the cooperative pool, so the
@@ -37,6 +38,13 @@ import ImageryCodecs
     @Test(.enabled(if: !traitEntries.isEmpty, "needs a format trait: swift test --traits AllFormats"), arguments: traitEntries)
     func fastThumbnailOfTraitFormatIsCloseToTheSlowReference(_ entry: ManifestEntry) throws {
         try Self.checkQuality(entry)
+    }
+
+    @Test("The trait pass of .ci/run decodes every bundled image of its formats", .enabled(if: !CIRun.expectedTraits.isEmpty, "not .ci/run's trait pass"))
+    func traitPassDecodesTraitFormats() {
+        let needing = TestImages.bundledEntries.filter { $0.needsTrait && !$0.isRefused }
+        #expect(!needing.isEmpty)
+        for entry in needing { #expect(entry.isDecodable, "\(entry.file): \(CIRun.missing("its format trait"))") }
     }
 
     @Test(.enabled(if: TestImages.corpusIsAvailable, "needs ../shared/corpus"),

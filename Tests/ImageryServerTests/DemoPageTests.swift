@@ -2,6 +2,7 @@ import Foundation
 import Imagery
 import ImageryGallery
 @testable import ImageryServer
+import ImageryTestSupport
 import Testing
 
 /// `imagery-server --demo`: the page at `/` and every image on it, over a real socket, and in a
@@ -59,14 +60,15 @@ struct DemoPageTests {
     }
 
     @Test("In headless Chromium every image on the page loads (naturalWidth > 0)", .tags(.integration), .offUnderSanitizer,
-          .enabled(if: HeadlessBrowser.isAvailable, "needs /usr/bin/chromium, /usr/bin/chromedriver and python3's selenium (.ci/run installs them)"))
+          .enabled(if: CIRun.runs(needing: HeadlessBrowser.isAvailable), "needs /usr/bin/chromium, /usr/bin/chromedriver and python3's selenium (.ci/run installs them)"))
     func browserLoadsEveryImage() async throws {
+        try #require(HeadlessBrowser.isAvailable, Comment(rawValue: CIRun.missing("Chromium, chromedriver or selenium")))
         let server = try await Self.demoServer()
         defer { server.cancel() }
         let report = try await HeadlessBrowser.check("http://127.0.0.1:\(server.port)/")
-        if report.exitCode == 2, report.output.contains("could not start chromium") {
-            // Debian's chromedriver has died at start (SIGTRAP, before writing its log) on a
-            // loaded CI machine, every attempt of one run; the page itself was not reached.
+        if report.exitCode == 2, report.output.contains("could not start chromium"), !CIRun.isActive {
+            // Every start failed, each with a fresh profile: on a developer's machine that is a
+            // known issue of Debian's chromedriver; under CI=true it fails the run below.
             withKnownIssue("chromedriver could not start on this machine", isIntermittent: true) {
                 Issue.record("\(report.output)")
             }

@@ -7,7 +7,7 @@ import Testing
 
 /// The formats a response is written in, and the formats a source may be in.
 extension ServerTests {
-    @Test("Accept decides WebP only when the build writes it", .enabled(if: ImageEncoder.supportedFormats.contains(.webp), "needs the WebP trait: swift test --traits WebP"))
+    @Test("Accept decides WebP only when the build writes it", .enabled(if: CIRun.runs(needingTrait: "WebP", compiled: ImageEncoder.supportedFormats.contains(.webp)), "needs the WebP trait: swift test --traits WebP"))
     func acceptNegotiatesWebP() async throws {
         let origin = try Self.origin()
         defer { origin.stop() }
@@ -21,7 +21,7 @@ extension ServerTests {
 
     @Test(
         "Accept chooses AVIF, then WebP, then JPEG; each choice can be switched off, and enforced over the URL's format",
-        .enabled(if: ImageEncoder.supportedFormats.isSuperset(of: [.avif, .webp]), "needs the AVIF and WebP traits: swift test --traits AllFormats")
+        .enabled(if: CIRun.runs(needingTrait: "AVIF", compiled: ImageEncoder.supportedFormats.isSuperset(of: [.avif, .webp])), "needs the AVIF and WebP traits: swift test --traits AllFormats")
     )
     func acceptNegotiatesAVIF() async throws {
         let origin = try Self.origin()
@@ -59,7 +59,7 @@ extension ServerTests {
 
     @Test(
         "HEIC (a grid too), AVIF and JPEG XL sources are served; a HEIC or AVIF claiming 65535×65535 and HEIF grids of absurd size are 422, refused before decoding",
-        .enabled(if: ImageDecoder.supportedFormats.isSuperset(of: [.heic, .avif, .jxl]), "needs the format traits: swift test --traits AllFormats")
+        .enabled(if: CIRun.runs(needingTrait: "AllFormats", compiled: ImageDecoder.supportedFormats.isSuperset(of: [.heic, .avif, .jxl])), "needs the format traits: swift test --traits AllFormats")
     )
     func modernSources() async throws {
         let heic = Fixtures.bytes("heic_rocket_320x214.heic"), avif = Fixtures.bytes("avif_rocket_320x214.avif")

@@ -13,15 +13,23 @@ import Glibc
 extension S3Tests {
     static let credentials = AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")
 
+    /// How long a lookup or a write may take in these tests, set from the suite's three-minute
+    /// limit: long enough that moto (Python, on two cores shared with the other suites)
+    /// answering slowly is never mistaken for a store that failed, and short enough that the
+    /// five timeouts of a stopped store (one minute) end well within the limit.
+    static let storeDeadline = Duration.seconds(12)
+
     /// An instance storing results in `results/cache/` of `moto`, reading sources from loopback.
     static func instance(
-        _ moto: MotoServer, _ configure: (inout ServerConfiguration) -> Void = { _ in }
+        _ moto: MotoServer, credentials: AWSCredentials = credentials, _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> ServerHarness {
         try await ServerHarness.start {
             $0.allowLoopbackSources = true
             $0.s3Endpoint = moto.endpoint
             $0.s3Credentials = credentials
             $0.s3ResultStorage = "results/cache"
+            $0.s3ResultStorageTimeout = storeDeadline
+            $0.s3ResultStorageWriteTimeout = storeDeadline
             configure(&$0)
         }
     }
@@ -93,10 +101,8 @@ extension S3Tests {
         _ = try await moto.python(#"s3.create_bucket(Bucket="results")"#)
         let origin = try TestHTTPServer { request in request.path.hasPrefix("/photo-") ? .ok(Fixtures.rocket) : .status(404) }
         defer { origin.stop() }
-        let server = try await Self.instance(moto) {
-            $0.s3ResultStorageTimeout = .milliseconds(200)
-            $0.s3ResultStorageWriteTimeout = .milliseconds(200)
-        }
+        // Each failure below waits out the deadline: five of them, a minute, within the limit.
+        let server = try await Self.instance(moto)
         defer { server.cancel() }
         func answer(_ index: Int) async throws -> Int {
             let reply = try await server.get("/unsafe/w:\(60 + index)/plain/http://127.0.0.1:\(origin.port)/photo-\(index).jpg")
@@ -165,6 +171,67 @@ extension S3Tests {
         // Then every write it began is in the bucket
         let listed = try await moto.python(#"print(s3.list_objects_v2(Bucket="results").get("KeyCount", 0))"#)
         #expect(listed == String(begun))
+        await moto.stop()
+    }
+
+    @Test("Result storage's PUT and GET are signed as a store that checks signatures verifies them; a wrong secret is refused there and costs the request nothing")
+    func signedWritesAndReads() async throws {
+        // Four unsigned requests seed a user, its key, its policy and the bucket; every request
+        // after them must be signed with that key (moto's INITIAL_NO_AUTH_ACTION_COUNT).
+        let moto = try await MotoServer.start(authenticatingAfter: 4)
+        defer { moto.process.kill() }
+        let created = try await moto.python("""
+            import json
+            iam = boto3.client("iam", endpoint_url="\(moto.endpoint)", region_name="us-east-1",
+                               aws_access_key_id="testing", aws_secret_access_key="testing")
+            iam.create_user(UserName="imagery")
+            key = iam.create_access_key(UserName="imagery")["AccessKey"]
+            policy = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}
+            iam.put_user_policy(UserName="imagery", PolicyName="all", PolicyDocument=json.dumps(policy))
+            s3.create_bucket(Bucket="results")
+            print(key["AccessKeyId"] + " " + key["SecretAccessKey"])
+            """)
+        let parts = created.split(separator: " ").map(String.init)
+        try #require(parts.count == 2)
+        let signing = AWSCredentials(accessKeyID: parts[0], secretAccessKey: parts[1])
+        let origin = try TestHTTPServer { request in request.path == "/photo.jpg" ? .ok(Fixtures.rocket) : .status(404) }
+        defer { origin.stop() }
+        let path = "/unsafe/rs:fit:90:90/plain/http://127.0.0.1:\(origin.port)/photo.jpg"
+
+        // Given an instance with the wrong secret: the store refuses its GET and its PUT
+        let wrong = try await Self.instance(moto, credentials: AWSCredentials(accessKeyID: parts[0], secretAccessKey: parts[1] + "x"))
+        let refused = try await wrong.get(path)
+        await wrong.server.writes.drain()
+        wrong.cancel()
+        #expect(refused.status == 200)
+        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="lookup"}"#, of: wrong) == 1)
+        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="write"}"#, of: wrong) == 1)
+
+        // When an instance with the right key answers the URL: its lookup is a clean miss and its PUT is accepted
+        let writer = try await Self.instance(moto, credentials: signing)
+        let made = try await writer.get(path)
+        await writer.server.writes.drain()
+        writer.cancel()
+        #expect(made.status == 200)
+        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="lookup"}"#, of: writer) == 0)
+        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="write"}"#, of: writer) == 0)
+        let stored = try await moto.python("""
+            s3 = boto3.client("s3", endpoint_url="\(moto.endpoint)", region_name="us-east-1",
+                              aws_access_key_id="\(parts[0])", aws_secret_access_key="\(parts[1])")
+            # No Prefix: moto's own check refuses boto3's signature of a prefix with a slash.
+            key = [o["Key"] for o in s3.list_objects_v2(Bucket="results")["Contents"] if o["Key"].startswith("cache/")][0]
+            head = s3.head_object(Bucket="results", Key=key)
+            print(head["ContentType"], head["Metadata"]["imagery-etag"])
+            """)
+        #expect(stored == "image/jpeg \(made.header("etag") ?? "no ETag")", "the signed content type and metadata were stored as sent")
+
+        // Then a fresh instance with the right key reads it back with a signed GET
+        let reader = try await Self.instance(moto, credentials: signing)
+        defer { reader.cancel() }
+        let served = try await reader.get(path)
+        #expect(served.status == 200 && served.body == made.body)
+        #expect(Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: reader) == 1)
+        #expect(origin.hits("/photo.jpg") == 2, "the refused instance and the writer downloaded; the reader did not")
         await moto.stop()
     }
 }

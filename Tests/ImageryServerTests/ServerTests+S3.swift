@@ -14,7 +14,8 @@ import Glibc
 // two cores starved the neighbouring suites' requests past their deadlines.
 @Suite(
     "imagery-server with S3: s3:// sources and result storage, against moto", .timeLimit(.minutes(3)), .serialized,
-    .enabled(if: MotoServer.binary != nil, "moto_server is not installed (pip install \"moto[server]\"; .ci/run installs it)")
+    .tags(.integration), .offUnderSanitizer,
+    .enabled(if: CIRun.runs(needing: MotoServer.binary != nil), "moto_server is not installed (pip install \"moto[server]\"; .ci/run installs it)")
 )
 struct S3Tests {
     @Test("A source, a version, a missing key, a denied bucket and an oversized object, each answered as it should be")

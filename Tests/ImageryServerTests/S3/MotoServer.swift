@@ -22,7 +22,7 @@ struct MotoServer {
     /// unsigned, and after them only requests signed with a key its IAM knows (moto's
     /// `INITIAL_NO_AUTH_ACTION_COUNT`).
     static func start(authenticatingAfter requests: Int? = nil) async throws -> MotoServer {
-        let binary = try #require(binary)
+        let binary = try #require(binary, Comment(rawValue: CIRun.missing("moto (moto_server, from pip's moto[server])")))
         let process = try ServerProcess.start(
             executable: binary, ["-H", "127.0.0.1", "-p", "0"], readyMarker: "Running on",
             environment: requests.map { ["INITIAL_NO_AUTH_ACTION_COUNT": String($0)] } ?? [:]

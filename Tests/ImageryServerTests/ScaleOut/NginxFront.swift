@@ -23,7 +23,7 @@ struct NginxFront {
     /// Starts nginx in front of `upstreams` (ports on 127.0.0.1). `upstreamParameters` replaces
     /// the shipped `max_fails`/`fail_timeout` when a test needs another.
     static func start(upstreams: [Int], edgeCache: Bool, upstreamParameters: String? = nil) async throws -> NginxFront {
-        let binary = try #require(binary)
+        let binary = try #require(binary, Comment(rawValue: CIRun.missing("nginx")))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-nginx-\(UUID().uuidString)")
         let port = try LoopbackSocket.portBelowEphemeralRange()
         let rendered = try await ChildProcess.run(

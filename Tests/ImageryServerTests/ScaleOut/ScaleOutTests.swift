@@ -15,7 +15,7 @@ import Glibc
     .serialized,
     .tags(.integration), .offUnderSanitizer,
     .timeLimit(.minutes(5)),
-    .enabled(if: NginxFront.binary != nil, "needs nginx (Debian's nginx package; .ci/run installs it)"),
+    .enabled(if: CIRun.runs(needing: NginxFront.binary != nil), "needs nginx (Debian's nginx package; .ci/run installs it)"),
     .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
 )
 struct ScaleOutTests {
