@@ -51,11 +51,12 @@ public struct Thumbnailer: Sendable {
         var options = decodingOptions
         options.draft = allowsUpscaling ? nil : Self.draft(for: resize, headroom: decodingOptions.draftHeadroom)
         let decoded = try ImageDecoder().decodeStored(data, options: options)
-        let resized = try decoded.bitmap.resized(resize, allowsUpscaling: allowsUpscaling)
-        let converted = ImageDecoder.convertColor(
-            DecodedImage(bitmap: resized, iccProfile: decoded.iccProfile), enabled: decodingOptions.convertsToSRGB
-        )
-        var thumbnail = decodingOptions.appliesOrientation ? converted.oriented() : converted
+        let icc = decoded.iccProfile
+        // Turned upright as the resampler stores its rows, and converted in place: colour
+        // conversion is per pixel, so its order with the turn changes no pixel, and an
+        // enlargement holds one image of its output's size, not three.
+        var thumbnail = try (consume decoded).bitmap.resized(resize, allowsUpscaling: allowsUpscaling, orienting: decodingOptions.appliesOrientation)
+        ImageDecoder.convertColor(&thumbnail, iccProfile: icc, enabled: decodingOptions.convertsToSRGB)
         for processor in processors { thumbnail = try processor.process(thumbnail) }
         return thumbnail
     }
