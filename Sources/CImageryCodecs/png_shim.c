@@ -197,3 +197,70 @@ ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height,
     *out_length = size;
     return IMG_OK;
 }
+
+struct png_memory_writer {
+    uint8_t *buffer;
+    size_t capacity;
+    size_t length;
+    jmp_buf jump;
+    char message[256];
+};
+
+static void on_png_write_error(png_structp png, png_const_charp text) {
+    struct png_memory_writer *writer = (struct png_memory_writer *)png_get_error_ptr(png);
+    snprintf(writer->message, sizeof writer->message, "%s", text);
+    longjmp(writer->jump, 1);
+}
+
+static void on_png_write_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
+
+static void on_png_write(png_structp png, png_bytep data, size_t count) {
+    struct png_memory_writer *writer = (struct png_memory_writer *)png_get_io_ptr(png);
+    if (count > writer->capacity - writer->length) png_error(png, "Memory image too large for buffer");
+    memcpy(writer->buffer + writer->length, data, count);
+    writer->length += count;
+}
+
+static void on_png_flush(png_structp png) { (void)png; }
+
+ImgStatus img_png_encode_dropping_alpha(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
+                                        uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
+    if (!rgba || !width || !height || !out || !out_length || stride < (size_t)width * 4) return IMG_ERR_USAGE;
+    // The same bound as img_png_encode's: only the pages written become resident.
+    size_t capacity = (size_t)height * ((size_t)width * 3 + 1);
+    capacity += capacity / 64 + 4096;
+    struct png_memory_writer writer;
+    memset(&writer, 0, sizeof writer);
+    writer.buffer = malloc(capacity);
+    if (!writer.buffer) return IMG_ERR_OUT_OF_MEMORY;
+    writer.capacity = capacity;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &writer, on_png_write_error, on_png_write_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(&png, &info);
+        free(writer.buffer);
+        return IMG_ERR_OUT_OF_MEMORY;
+    }
+    if (setjmp(writer.jump)) {
+        if (message && message_capacity) snprintf(message, message_capacity, "%s", writer.message);
+        png_destroy_write_struct(&png, &info);
+        free(writer.buffer);
+        return IMG_ERR_CORRUPT;
+    }
+    png_set_write_fn(png, &writer, on_png_write, on_png_flush);
+    // What png_image_write_to_memory sets for 8-bit sRGB colour without alpha.
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE,
+                 PNG_FILTER_TYPE_BASE);
+    png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    png_write_info(png, info);
+    png_set_filler(png, 0, PNG_FILLER_AFTER);
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, rgba + (size_t)y * stride);
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    *out = writer.buffer;
+    *out_length = writer.length;
+    return IMG_OK;
+}
