@@ -83,7 +83,7 @@ package struct ServerApplication: Sendable {
             preflight: preflight,
             renderer: ImageRenderer(
                 pipeline: pipeline, negotiation: configuration.negotiation, avifSpeed: configuration.avifSpeed,
-                cacheControl: configuration.cacheControl, logger: logger
+                cacheControl: configuration.cacheControl, timeout: configuration.processingTimeout, logger: logger
             ),
             tiers: tiers,
             negotiation: configuration.negotiation,

@@ -100,8 +100,8 @@ package struct ServerConfiguration: Sendable {
     package var concurrentProcessing = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Origin downloads at once. Default: 4 per core, at least 8.
     package var concurrentDownloads = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
-    /// Pixels that running decodes may hold at once, across requests: further decodes queue.
-    /// Default: 64 MP, 256 MB of RGBA.
+    /// Pixels that decodes, processing runs and images being encoded may hold at once, across
+    /// requests: further work queues. Default: 64 MP, 256 MB of RGBA.
     package var decodingPixelBudget = 64_000_000
     /// How much larger than the output the codec decodes before the final Lanczos resize
     /// (``ImagePipeline/Configuration/draftHeadroom``). Default: 1, not the library's 2: at
@@ -110,6 +110,10 @@ package struct ServerConfiguration: Sendable {
     /// Image requests in flight (running or queued) before new ones get 503. Default: 256. A
     /// waiting request holds no source: downloads wait while fetched sources wait for a decode.
     package var maximumQueue = 256
+    /// How long a request may take to get its image, download, decode, processing and the waits
+    /// for room included, before it gets 503: a request queued behind large work gives up
+    /// rather than waiting without end. Encoding is not cut short. Default: 60 s.
+    package var processingTimeout: Duration = .seconds(60)
 
     /// Seconds since 1970, for URLs that expire (`expires`/`exp`): the system clock, or a
     /// test's own.

@@ -9,11 +9,18 @@ import NIOCore
 /// Makes one response: loads the plan's request through the pipeline (which coalesces, caches
 /// and limits), encodes it in the negotiated format off the cooperative pool (an animation frame
 /// by frame, as its stream is read), and tags it.
+///
+/// The image stays charged to the pipeline's pixel budget until it is encoded, so new decodes
+/// wait for the encoder rather than piling images up in front of it; a request that has no
+/// image after ``timeout`` (waiting for room included) gets 503.
 struct ImageRenderer: Sendable {
     let pipeline: ImagePipeline
     let negotiation: FormatNegotiation
     let avifSpeed: Int
     let cacheControl: String
+    /// How long a request may take to get its image: download, decode and processing, and the
+    /// waits for each.
+    var timeout: Duration = .seconds(60)
     let logger: Logger
 
     func render(_ plan: ImgproxyPlan, accepted: AcceptedFormats) async throws(ServerError) -> CachedResponse {
@@ -38,12 +45,8 @@ struct ImageRenderer: Sendable {
             }
             request.source = .custom(id: "bytes:" + request.source.identity) { bytes }
         }
-        let response: ImageResponse
-        do {
-            response = try await pipeline.response(for: request)
-        } catch {
-            throw ServerError(error)
-        }
+        let (response, hold) = try await load(request)
+        defer { hold?.release() }
         if plan.maximumResultDimension > 0, max(response.image.width, response.image.height) > plan.maximumResultDimension {
             throw ServerError(
                 status: .unprocessableContent,
@@ -78,6 +81,34 @@ struct ImageRenderer: Sendable {
             }
         }
         return tagged(bytes, contentType: format.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format))
+    }
+
+    /// The image for `request`, held (see ``ImagePipeline/heldResponse(for:)``), or 503 once
+    /// ``timeout`` has passed: the request then leaves the pipeline, whose work for it stops
+    /// unless another request shares it.
+    private func load(_ request: ImageRequest) async throws(ServerError) -> (ImageResponse, PixelHold?) {
+        let (pipeline, timeout) = (pipeline, timeout)
+        let first = await withTaskGroup(of: Result<(ImageResponse, PixelHold?), ServerError>?.self) { group in
+            group.addTask {
+                do throws(ImagePipelineError) {
+                    return .success(try await pipeline.heldResponse(for: request))
+                } catch {
+                    return .failure(ServerError(error))
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            // A result the group drops after this (the loser of the race) lets its hold go.
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let first else {
+            throw ServerError(status: .serviceUnavailable, message: "no image within \(ServerSetting.number(timeout.seconds)) s, retry later", retryAfter: 1)
+        }
+        return try first.get()
     }
 
     /// A response of `bytes`, its ETag their digest.
