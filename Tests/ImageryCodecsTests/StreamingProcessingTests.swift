@@ -8,7 +8,9 @@ import Testing
 /// the upright turn folded into the resample, and the PNG writer that drops alpha as it writes,
 /// each held to the whole-image implementation it replaced (`WholeImageReference`) on real
 /// photos: the same pixels, byte for byte, and for the PNG the same file.
-// Serialized: seconds of CPU each in a debug build, as the thumbnail suite's.
+// Serialized: seconds of CPU each in a debug build, as the thumbnail suite's. The work runs on
+// a thread of its own at the lowest priority (onOwnThread): minutes of it on the cooperative
+// pool, beside the thumbnail suite, starved the pipeline's heavy-work threads in a full run.
 @Suite(.serialized) struct StreamingProcessingTests {
     /// An opaque photo, a straight-alpha logo, a translucent arc and a palette GIF, decoded;
     /// and the photo cropped to widths that end inside a four-pixel group.
@@ -31,7 +33,14 @@ import Testing
     }
 
     @Test("The ring resampler makes the whole-image resampler's pixels: reductions, enlargements, crops and odd sizes")
-    func resampler() throws {
+    func resampler() async throws {
+        let pairs = try await onOwnThread { try Self.resamplerPairs() }
+        for (new, old, what) in pairs { Self.expectSame(new, old, what) }
+    }
+
+    /// The ring and the whole-image resampler's results, side by side.
+    static func resamplerPairs() throws -> [(Bitmap, Bitmap, String)] {
+        var pairs: [(Bitmap, Bitmap, String)] = []
         for (name, image) in try Self.images() {
             let full = SourceRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
             let inner = SourceRect(x: Double(image.width) / 5, y: Double(image.height) / 7, width: Double(image.width) / 2, height: Double(image.height) / 3)
@@ -43,49 +52,67 @@ import Testing
                 (inner, PixelSize(width: image.width, height: 13)),
             ]
             for (rect, size) in cases {
-                Self.expectSame(
+                pairs.append((
                     LanczosResampler.resample(image, sourceRect: rect, to: size), WholeImageReference.resample(image, sourceRect: rect, to: size),
                     "\(name) to \(size.width)x\(size.height)"
-                )
+                ))
             }
         }
+        return pairs
     }
 
     @Test("Turning upright as rows are stored makes what oriented() makes of the resampled image", arguments: ImageOrientation.allCases)
-    func orientingResample(orientation: ImageOrientation) throws {
-        var photo = try ImageDecoder().decode(Fixtures.rocket)
-        photo.orientation = orientation
-        let rect = SourceRect(x: 0, y: 0, width: Double(photo.width), height: Double(photo.height))
-        for size in [PixelSize(width: 301, height: 187), PixelSize(width: 900, height: 601)] {
-            let turned = LanczosResampler.resample(photo, sourceRect: rect, to: size, orienting: true)
+    func orientingResample(orientation: ImageOrientation) async throws {
+        let pairs = try await onOwnThread { () throws -> [(Bitmap, Bitmap, String)] in
+            var photo = try ImageDecoder().decode(Fixtures.rocket)
+            photo.orientation = orientation
+            let rect = SourceRect(x: 0, y: 0, width: Double(photo.width), height: Double(photo.height))
+            return [PixelSize(width: 301, height: 187), PixelSize(width: 900, height: 601)].map { size in
+                (
+                    LanczosResampler.resample(photo, sourceRect: rect, to: size, orienting: true),
+                    WholeImageReference.resample(photo, sourceRect: rect, to: size).oriented(), "\(orientation) to \(size.width)x\(size.height)"
+                )
+            }
+        }
+        for (turned, old, what) in pairs {
             #expect(turned.orientation == .up)
-            Self.expectSame(turned, WholeImageReference.resample(photo, sourceRect: rect, to: size).oriented(), "\(orientation) to \(size.width)x\(size.height)")
+            Self.expectSame(turned, old, what)
         }
     }
 
     @Test("Blurs in place make the whole-image blurs' pixels, on both paths, at every width's last group", arguments: [0.4, 1.7, 2, 2.5, 31])
-    func blurs(sigma: Double) throws {
-        for (name, image) in try Self.images() {
-            let prepared = image.prepared
-            Self.expectSame(GaussianFilter.blurred(prepared, sigma: sigma), WholeImageReference.blurred(prepared, sigma: sigma), "\(name), sigma \(sigma)")
-            Self.expectSame(
-                try ImageProcessors.GaussianBlur(sigma: sigma).process(image),
-                WholeImageReference.blurred(prepared, sigma: sigma).withStraightAlpha(), "\(name), the processor, sigma \(sigma)"
-            )
+    func blurs(sigma: Double) async throws {
+        let pairs = try await onOwnThread { () throws -> [(Bitmap, Bitmap, String)] in
+            var pairs: [(Bitmap, Bitmap, String)] = []
+            for (name, image) in try Self.images() {
+                let prepared = image.prepared
+                let reference = WholeImageReference.blurred(prepared, sigma: sigma)
+                pairs.append((GaussianFilter.blurred(prepared, sigma: sigma), reference, "\(name), sigma \(sigma)"))
+                pairs.append((
+                    try ImageProcessors.GaussianBlur(sigma: sigma).process(image), reference.withStraightAlpha(), "\(name), the processor, sigma \(sigma)"
+                ))
+            }
+            return pairs
         }
+        for (new, old, what) in pairs { Self.expectSame(new, old, what) }
     }
 
     @Test("Sharpen writes over its blur and makes the three-image sharpen's pixels")
-    func sharpen() throws {
-        for (name, image) in try Self.images() {
-            for (sigma, amount, threshold) in [(1.0, 1.0, 0), (0.6, 2.5, 10), (4.0, 0.7, 3), (1.0, 70.0, 0)] {
-                Self.expectSame(
-                    try ImageProcessors.Sharpen(sigma: sigma, amount: amount, threshold: threshold).process(image),
-                    WholeImageReference.sharpened(image, sigma: sigma, amount: amount, threshold: threshold),
-                    "\(name), sharpen(\(sigma), \(amount), \(threshold))"
-                )
+    func sharpen() async throws {
+        let pairs = try await onOwnThread { () throws -> [(Bitmap, Bitmap, String)] in
+            var pairs: [(Bitmap, Bitmap, String)] = []
+            for (name, image) in try Self.images() {
+                for (sigma, amount, threshold) in [(1.0, 1.0, 0), (0.6, 2.5, 10), (4.0, 0.7, 3), (1.0, 70.0, 0)] {
+                    pairs.append((
+                        try ImageProcessors.Sharpen(sigma: sigma, amount: amount, threshold: threshold).process(image),
+                        WholeImageReference.sharpened(image, sigma: sigma, amount: amount, threshold: threshold),
+                        "\(name), sharpen(\(sigma), \(amount), \(threshold))"
+                    ))
+                }
             }
+            return pairs
         }
+        for (new, old, what) in pairs { Self.expectSame(new, old, what) }
     }
 
     @Test("A processor in place changes a bitmap nothing else holds without a copy, and one that is shared leaves it as it was")
@@ -110,17 +137,19 @@ import Testing
     @Test("A thumbnail turns upright and converts colour (Adobe RGB, CMYK) on its one output image, with the old pixels", arguments: [
         ("jpeg_exif6_aqua_2560x1600.jpg", 900), ("png_rgba_logo_500x500.png", 1200), ("jpeg_cmyk_yellowflower_2560x1600.jpg", 700), ("jpeg_small_base_rocket_640x427.jpg", 1000),
     ])
-    func uprightThumbnail(name: String, side: Int) throws {
-        let bytes = Fixtures.bytes(name)
-        let resize = Resize.fit(width: side, height: side)
-        let made = try Thumbnailer(resize: resize, allowsUpscaling: true).thumbnail(from: bytes)
-        // The old order: resample the stored pixels, convert colour, then turn a copy upright.
-        let decoded = try ImageDecoder().decodeStored(bytes, options: DecodingOptions())
-        var plan = try resize.plan(for: decoded.bitmap.displaySize, allowsUpscaling: true)
-        if decoded.bitmap.orientation.swapsAxes { plan = plan.transposed }
-        let rect = SourceRect(x: 0, y: 0, width: Double(decoded.bitmap.width), height: Double(decoded.bitmap.height))
-        let resized = WholeImageReference.resample(decoded.bitmap, sourceRect: rect, to: plan.outputSize)
-        let old = ImageDecoder.convertColor(DecodedImage(bitmap: resized, iccProfile: decoded.iccProfile), enabled: true).oriented()
+    func uprightThumbnail(name: String, side: Int) async throws {
+        let (made, old) = try await onOwnThread { () throws -> (Bitmap, Bitmap) in
+            let bytes = Fixtures.bytes(name)
+            let resize = Resize.fit(width: side, height: side)
+            let made = try Thumbnailer(resize: resize, allowsUpscaling: true).thumbnail(from: bytes)
+            // The old order: resample the stored pixels, convert colour, then turn a copy upright.
+            let decoded = try ImageDecoder().decodeStored(bytes, options: DecodingOptions())
+            var plan = try resize.plan(for: decoded.bitmap.displaySize, allowsUpscaling: true)
+            if decoded.bitmap.orientation.swapsAxes { plan = plan.transposed }
+            let rect = SourceRect(x: 0, y: 0, width: Double(decoded.bitmap.width), height: Double(decoded.bitmap.height))
+            let resized = WholeImageReference.resample(decoded.bitmap, sourceRect: rect, to: plan.outputSize)
+            return (made, ImageDecoder.convertColor(DecodedImage(bitmap: resized, iccProfile: decoded.iccProfile), enabled: true).oriented())
+        }
         Self.expectSame(made, old, name)
     }
 

@@ -12,7 +12,7 @@ struct PixelBudgetTests {
     func sharedBudget() {
         let budget = PixelBudget(limit: 100)
         let processing = WorkQueue(limit: 4, sharing: budget, alone: .whenQueueIsIdle)
-        let decodes = WorkQueue(limit: 4, sharing: budget, alone: .whenBudgetIsEmpty)
+        let decodes = WorkQueue(limit: 4, sharing: budget, alone: .whenNothingRuns)
         var started: [String] = []
         var items: [String: WorkQueue.Item] = [:]
         func add(_ name: String, on queue: WorkQueue, cost: Int, held: Int = 0) {
@@ -43,6 +43,22 @@ struct PixelBudgetTests {
         #expect(started.last == "p4" && budget.inUse == 20)
         decodes.finished(items["d1"]!)
         #expect(started.last == "d2" && budget.inUse == 300)
+        // Pixels a caller holds (here 30) never keep a decode larger than the whole budget
+        // waiting: only its caller can release them, and it may be waiting for this decode. It
+        // starts once nothing runs.
+        budget.charge(30)
+        add("d3", on: decodes, cost: 150)
+        #expect(started.last == "d2")
+        decodes.finished(items["d2"]!)
+        #expect(started.last == "d3" && budget.inUse == 180)
+        // One that could fit still waits for room, the held pixels' included
+        decodes.finished(items["d3"]!)
+        add("d4", on: decodes, cost: 90)
+        #expect(started.last == "d3" && budget.inUse == 30)
+        budget.release(30)
+        #expect(started.last == "d4" && budget.inUse == 90)
+        decodes.finished(items["d4"]!)
+        #expect(budget.inUse == 0 && budget.runningItems == 0)
     }
 
     @Test("A decode is charged its draft, its output and the resample's rows; an enlargement its whole source; a progressive JPEG its coefficients; a turned JPEG twice")
@@ -174,6 +190,60 @@ extension PixelBudgetTests {
         #expect(await pipeline.graph.inUse() == 0)
         // A plain response holds nothing
         _ = try await pipeline.response(for: ImageRequest(source: .controlled("c")))
+        await pipeline.graph.waitUntil { $0.isIdle }
+        #expect(await pipeline.graph.inUse() == 0)
+    }
+}
+
+extension PixelBudgetTests {
+    @Test(
+        "Images one after another on one pipeline whose budget is smaller than any of them: each delivers, and the budget is empty after each",
+        .timeLimit(.minutes(3))
+    )
+    func sequentialRequestsOnASmallBudget() async throws {
+        let (pipeline, _) = Self.pipeline(budget: 1_000)
+        for index in 0..<24 {
+            var request = ImageRequest(source: .controlled("seq-\(index)"))
+            switch index % 4 {
+            case 0: break
+            case 1: request.resize = .fit(width: 100, height: 100)
+            case 2:
+                request.resize = .fit(width: 200, height: 200)
+                request.processors = [.blur(sigma: 1)]
+            default:
+                request.resize = .fit(width: 700, height: 700)
+                request.allowsUpscaling = true
+            }
+            let image = try await pipeline.image(for: request)
+            #expect(image.width == [640, 100, 200, 700][index % 4], "request \(index)")
+            await pipeline.graph.waitUntil { $0.isIdle }
+            #expect(await pipeline.graph.inUse() == 0, "request \(index)")
+        }
+    }
+
+    @Test(
+        "An image larger than the whole budget is decoded while its caller holds another image's pixels, instead of waiting for them forever",
+        .timeLimit(.minutes(3))
+    )
+    func largerThanTheBudgetBesideAHold() async throws {
+        // Given a budget of exactly one rocket, held by the caller
+        let (pipeline, _) = Self.pipeline(budget: Self.rocketPixels)
+        let (held, hold) = try await pipeline.heldResponse(for: ImageRequest(source: .controlled("held")))
+        #expect(held.image.width == 640 && hold?.pixels == Self.rocketPixels)
+        // When the same caller asks for an enlargement that costs more than the whole budget
+        var large = ImageRequest(source: .controlled("large"), resize: .fit(width: 1000, height: 1000))
+        large.allowsUpscaling = true
+        large.processors = [.blur(sigma: 1)]
+        // Then it runs alone (nothing else runs) and delivers, though the hold is still charged
+        let image = try await pipeline.image(for: large)
+        #expect(image.width == 1000)
+        await pipeline.graph.waitUntil { $0.isIdle }
+        #expect(await pipeline.graph.inUse() == Self.rocketPixels)
+        // And an image that fits the budget but not beside the hold decodes once it is released
+        let next = pipeline.imageTask(with: ImageRequest(source: .controlled("next")))
+        await pipeline.graph.waitUntil { $0.decodes.waitingCount == 1 }
+        hold?.release()
+        #expect(try await next.response.image.width == 640)
         await pipeline.graph.waitUntil { $0.isIdle }
         #expect(await pipeline.graph.inUse() == 0)
     }

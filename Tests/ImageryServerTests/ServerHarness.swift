@@ -21,6 +21,10 @@ struct ServerHarness {
         // Origins held by a gate sit idle until the test opens it; under TSan on a busy machine
         // that can take longer than the 20 s default.
         configuration.upstreamTimeout = .seconds(300)
+        // The same for --processing-timeout (60 s by default): in a full run on two cores a
+        // request's decode can wait behind a minute and more of other suites' work, and these
+        // tests assert answers, not timings. Its own tests set it.
+        configuration.processingTimeout = .seconds(300)
         configure(&configuration)
         try await configuration.loadWatermark()
         var logger = Logger(label: "imagery.server.test")

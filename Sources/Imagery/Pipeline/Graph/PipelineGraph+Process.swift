@@ -103,6 +103,7 @@ extension PipelineGraph {
             self.complete(job, run, result, stored: false)
             // After delivery, as for a decode: a caller's hold is charged before this run's charge goes.
             job.workFinished()
+            self.checkProbes()   // the run has left its queue: a wait for idle may end now
         }
     }
 
@@ -223,6 +224,7 @@ extension PipelineGraph {
                 self.statistics.recordDecode()
                 self.complete(job, run, .success(response), stored: true)
                 job.workFinished()   // after delivery, as for a decode of the source
+                self.checkProbes()
             case .failure(.cancelled):
                 job.workFinished()
                 self.complete(job, run, .failure(.cancelled), stored: true)

@@ -37,15 +37,21 @@ final class PipelineGraph {
     /// With a budget, decodes also wait while decoded images wait for a processing run, whose
     /// inputs are charged as they wait: the budget's room goes to finishing images first.
     private(set) lazy var decodes: WorkQueue = WorkQueue(
-        limit: decodeLimit, sharing: pixelBudget, alone: .whenBudgetIsEmpty,
+        limit: decodeLimit, sharing: pixelBudget, alone: .whenNothingRuns,
         admits: { [unowned self] in pixelBudget == nil || processing.waitingCount == 0 },
-        onLeftWaiting: { [unowned self] in downloads.retry() }
+        onLeftWaiting: { [unowned self] in
+            downloads.retry()
+            checkProbes()   // a decode started by room released elsewhere (a hold, a run)
+        }
     )
     /// A run waits for room for what it adds to its input; when none runs, the next starts
     /// whatever it adds, since only runs release the inputs waiting for them.
     private(set) lazy var processing: WorkQueue = WorkQueue(
         limit: decodeLimit, sharing: pixelBudget, alone: .whenQueueIsIdle,
-        onLeftWaiting: { [unowned self] in if pixelBudget != nil { decodes.retry() } }
+        onLeftWaiting: { [unowned self] in
+            if pixelBudget != nil { decodes.retry() }
+            checkProbes()
+        }
     )
     /// The pixels decodes, processing runs and held deliveries share
     /// (``ImagePipeline/Configuration/decodingPixelBudget``); `nil` for no budget.

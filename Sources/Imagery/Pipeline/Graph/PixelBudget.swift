@@ -13,7 +13,8 @@ import Synchronization
 final class PixelBudget {
     let limit: Int
     /// The most pixels the machine could hold, its physical memory at 4 bytes a pixel: work
-    /// larger than the budget runs alone, work larger than this is refused.
+    /// larger than the budget runs alone (once no other work runs), work larger than this is
+    /// refused with an error.
     let ceiling: Int
     /// The pixels charged now.
     private(set) var inUse = 0
@@ -28,6 +29,12 @@ final class PixelBudget {
     nonisolated init(limit: Int, ceiling: Int = Int(clamping: ProcessInfo.processInfo.physicalMemory) / 4) {
         self.limit = max(1, limit)
         self.ceiling = ceiling
+    }
+
+    /// The items running in the queues that share the budget: the work that will release
+    /// pixels. When there is none, only callers' holds and waiting inputs are charged.
+    var runningItems: Int {
+        queues.reduce(0) { $0 + ($1.queue?.running ?? 0) }
     }
 
     /// Whether `pixels` more fit now.

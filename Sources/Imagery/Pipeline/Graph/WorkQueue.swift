@@ -5,9 +5,11 @@
 /// With a ``PixelBudget``, which queues may share, the costs of running items also stay within
 /// it (the decode queue charges the pixels a decode holds, the processing queue what a run adds
 /// to its input). The next item waits for room rather than letting smaller ones pass it, so a
-/// large item is never starved; one larger than the room there can ever be runs alone: when
-/// nothing is charged at all, or in a queue that starts alone when it runs nothing itself (the
-/// processing queue, whose waiting inputs are charged and only its runs release them).
+/// large item is never starved. No item waits for what may never come: one larger than the
+/// whole budget runs alone once no queue sharing the budget runs anything (the pixels that
+/// callers hold, which only they release, do not keep it waiting: its caller may be one of
+/// them), and the processing queue, whose waiting inputs are charged and only its runs release
+/// them, starts its next run whatever it adds when it runs nothing itself.
 @PipelineActor
 final class WorkQueue {
     final class Item {
@@ -31,9 +33,10 @@ final class WorkQueue {
 
     /// When an item too large for the room left may start anyway.
     enum Alone {
-        /// When nothing is charged to the budget at all.
-        case whenBudgetIsEmpty
-        /// When this queue runs nothing.
+        /// An item larger than the whole budget, when no queue sharing the budget runs
+        /// anything; an item that could fit waits for room.
+        case whenNothingRuns
+        /// Any item, when this queue runs nothing.
         case whenQueueIsIdle
     }
 
@@ -57,7 +60,7 @@ final class WorkQueue {
         limit: Int, budget: Int? = nil, admits: @escaping @PipelineActor () -> Bool = { true },
         onLeftWaiting: (@PipelineActor () -> Void)? = nil
     ) {
-        self.init(limit: limit, sharing: budget.map { PixelBudget(limit: $0) }, alone: .whenBudgetIsEmpty, admits: admits, onLeftWaiting: onLeftWaiting)
+        self.init(limit: limit, sharing: budget.map { PixelBudget(limit: $0) }, alone: .whenNothingRuns, admits: admits, onLeftWaiting: onLeftWaiting)
     }
 
     /// A queue charging `budget`, which other queues may share; it registers with the budget
@@ -141,7 +144,7 @@ final class WorkQueue {
             let item = waiting[level][0]
             if let budget, !budget.fits(item.cost) {
                 let mayStartAlone = switch alone {
-                case .whenBudgetIsEmpty: budget.inUse == 0
+                case .whenNothingRuns: item.cost > budget.limit && budget.runningItems == 0
                 case .whenQueueIsIdle: running == 0
                 }
                 guard mayStartAlone else { return }
