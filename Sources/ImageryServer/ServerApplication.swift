@@ -41,6 +41,7 @@ package struct ServerApplication: Sendable {
         self.configuration = configuration
         self.logger = logger
         let preflight = try RequestPreflight(configuration: configuration)
+        let digest = ServerSettings.settingsDigest(of: configuration)
         _ = try configuration.s3()
         let serverMetrics = ServerMetrics(registry: metrics)
         self.metrics = serverMetrics
@@ -87,12 +88,12 @@ package struct ServerApplication: Sendable {
             ),
             tiers: tiers,
             negotiation: configuration.negotiation,
-            settings: configuration.outputSettingsDigest, clientHints: configuration.enableClientHints,
+            settings: digest, clientHints: configuration.enableClientHints,
             errorCacheControl: configuration.errorCacheControl, logger: logger
         )
         self.info = InfoEndpoint(
             preflight: preflight, pipeline: pipeline, tiers: tiers,
-            settings: configuration.outputSettingsDigest, cacheControl: configuration.cacheControl,
+            settings: digest, cacheControl: configuration.cacheControl,
             errorCacheControl: configuration.errorCacheControl, logger: logger
         )
         if let root = configuration.demoRoot {
@@ -155,15 +156,38 @@ package enum ServerSetupError: Error, CustomStringConvertible {
     case invalidKey(String)
     case cacheDirectory(String)
     case presets(String)
+    case presetsPath(String)
     case formatQuality(String)
     case watermark(String)
     case s3(String)
+
+    /// The setting to fix, by name (`key`, `presets-path` …).
+    package var setting: String {
+        switch self {
+        case .invalidKey: "key"
+        case .cacheDirectory: "cache-dir"
+        case .presets: "presets"
+        case .presetsPath: "presets-path"
+        case .formatQuality: "format-quality"
+        case .watermark: "watermark-path"
+        case .s3: "use-s3"
+        }
+    }
+
+    /// Why, without the setting's name.
+    package var reason: String {
+        switch self {
+        case let .invalidKey(detail), let .cacheDirectory(detail), let .presets(detail), let .presetsPath(detail),
+             let .formatQuality(detail), let .watermark(detail), let .s3(detail):
+            detail
+        }
+    }
 
     package var description: String {
         switch self {
         case let .invalidKey(detail): "--key and --salt: \(detail)"
         case let .cacheDirectory(detail): "--cache-dir: \(detail)"
-        case let .presets(detail): "presets: \(detail)"
+        case let .presets(detail), let .presetsPath(detail): "presets: \(detail)"
         case let .formatQuality(detail): "--format-quality: \(detail)"
         case let .watermark(detail): "watermark: \(detail)"
         case let .s3(detail): "s3: \(detail)"

@@ -43,7 +43,7 @@ enum ServerCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let server: ServerApplication
         do {
-            try await configuration.loadWatermark()
+            try await configuration.loadImages()
             server = try ServerApplication(configuration: configuration, metrics: registry, logger: logger)
         } catch {
             fail("\(error)", code: 64)

@@ -22,7 +22,7 @@ struct ServerHarness {
         // that can take longer than the 20 s default.
         configuration.upstreamTimeout = .seconds(300)
         configure(&configuration)
-        try await configuration.loadWatermark()
+        try await configuration.loadImages()
         var logger = Logger(label: "imagery.server.test")
         logger.logLevel = .critical
         let server = try ServerApplication(configuration: configuration, logger: logger)

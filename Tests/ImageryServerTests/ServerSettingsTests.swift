@@ -136,15 +136,25 @@ struct ServerSettingsTests {
             .configuration.maximumSourcePixels == 2_000_000)
     }
 
-    @Test("A name of ours and an imgproxy name that disagree stop the start", arguments: [
-        ([], ["IMAGERY_MAX_SOURCE_PIXELS": "1000000", "IMAGERY_MAX_SRC_RESOLUTION": "2"], "IMAGERY_MAX_SRC_RESOLUTION"),
-        (["--port", "9000"], ["IMAGERY_BIND": ":8080"], "IMAGERY_BIND"),
-        (["--cache-control", "no-store"], ["IMAGERY_TTL": "60"], "IMAGERY_TTL"),
-    ] as [([String], [String: String], String)])
-    func disagreement(arguments: [String], environment: [String: String], alias: String) async throws {
-        let error = try #require(await Self.refusal(arguments, environment: environment))
-        #expect(error.setting == alias)
-        #expect(error.reason.contains("disagrees with"))
+    @Test("Two names in the environment that disagree about a setting stop the start, naming both", arguments: [
+        (["IMAGERY_MAX_SOURCE_PIXELS": "1000000", "IMAGERY_MAX_SRC_RESOLUTION": "2"], "IMAGERY_MAX_SRC_RESOLUTION", "IMAGERY_MAX_SOURCE_PIXELS"),
+        (["IMAGERY_PORT": "9000", "IMGPROXY_BIND": ":8080"], "IMGPROXY_BIND", "IMAGERY_PORT"),
+        (["IMAGERY_CACHE_CONTROL": "no-store", "IMGPROXY_TTL": "60"], "IMGPROXY_TTL", "IMAGERY_CACHE_CONTROL"),
+        (["IMGPROXY_QUALITY": "70", "IMAGERY_QUALITY": "80"], "IMGPROXY_QUALITY", "IMAGERY_QUALITY"),
+        (["IMGPROXY_TTL": "60", "IMAGERY_TTL": "70"], "IMAGERY_TTL", "IMGPROXY_TTL"),
+    ] as [([String: String], String, String)])
+    func disagreement(environment: [String: String], named: String, other: String) async throws {
+        let error = try #require(await Self.refusal(environment: environment))
+        #expect(error.setting == named)
+        #expect(error.reason.contains("disagrees with \(other)"), "\(error)")
+    }
+
+    @Test("A flag wins over either name in the environment, and the environment over the file")
+    func flagsWinOverImgproxyNames() async throws {
+        let loaded = try await Self.load(["--port", "9000"], environment: ["IMGPROXY_BIND": "127.0.0.3:8080"])
+        #expect(loaded.configuration.port == 9000 && loaded.configuration.host == "127.0.0.3")
+        #expect(loaded.origins["port"] == "the command line (--port)" && loaded.origins["host"] == "the environment (IMGPROXY_BIND)")
+        #expect(try await Self.load(["--quality", "61"], environment: ["IMGPROXY_QUALITY": "70"]).configuration.defaultQuality == 61)
     }
 
     @Test("A bad value is refused with the setting, where it came from and why", arguments: [
@@ -159,7 +169,6 @@ struct ServerSettingsTests {
         (["--local-root", "/nonexistent-imagery-root"], [:], "--local-root", "the command line (--local-root)", "not a directory"),
         (["--key", "zz"], [:], "--key", "the command line (--key)", "hex"),
         (["--key", "00,11", "--salt", "22"], [:], "--key", "the command line (--key)", "salts"),
-        ([], ["IMAGERY_MAX_SRC_FILE_SIZE": "0"], "IMAGERY_MAX_SRC_FILE_SIZE", "the environment (IMAGERY_MAX_SRC_FILE_SIZE)", "no limit"),
         (["--demo", "--local-root", NSTemporaryDirectory()], [:], "--demo", "the command line (--demo)", "drop --local-root"),
         (["--presets", "thumb=w:x"], [:], "--presets", "the command line (--presets)", "preset thumb: invalid option w"),
         ([], ["IMAGERY_PRESETS_PATH": "/nonexistent/imagery-presets"], "--presets-path", "the environment (IMAGERY_PRESETS_PATH)", "could not be read"),
@@ -187,18 +196,18 @@ struct ServerSettingsTests {
         #expect(loaded.action == .printConfig)
         let printed = ServerSettings.printed(loaded)
         #expect(!printed.contains("00ff") && !printed.contains("abcd"))
-        #expect(printed.contains("key") && printed.contains("********"))
+        #expect(printed.contains("key") && printed.contains("= set  (the command line (--key))") && printed.contains("trusted-signatures") && printed.contains("= unset"))
         #expect(printed.contains("9002  (the command line (--port))"))
         #expect(printed.split(separator: "\n").count == ServerSettings.all.count)
         #expect(try await Self.load(["--help"]).action == .help)
         for setting in ServerSettings.all { #expect(ServerSettings.help.contains(setting.flag + " ")) }
-        for alias in ImgproxyAlias.all { #expect(ServerSettings.help.contains(alias.variable)) }
+        for imgproxy in ImgproxySettings.all { #expect(ServerSettings.help.contains(imgproxy.variable + ":")) }
     }
 
     @Test("An IMAGERY_ variable that names no setting is reported, not silently ignored")
     func unknownVariable() async throws {
         let loaded = try await Self.load(environment: ["IMAGERY_PROT": "9000", "HOME": "/root"])
-        #expect(loaded.warnings == ["IMAGERY_PROT is not a setting of imagery-server; it is ignored"])
+        #expect(loaded.warnings == ["IMAGERY_PROT is not a setting of imagery-server or of imgproxy's open-source edition; it is ignored"])
     }
 
     @Test("The executable exits 64 on a bad setting, before it listens", .tags(.integration), .offUnderSanitizer,
@@ -215,12 +224,22 @@ struct ServerSettingsTests {
 }
 
 extension ServerSettingsTests {
-    @Test("docs/server.md's settings tables are the settings themselves")
+    @Test("docs/server.md's settings tables are the settings themselves (IMAGERY_UPDATE_DOCS=1 writes them)")
     func documentedTables() throws {
-        let document = try DocumentSnippets.read("docs/server.md")
-        let begin = try #require(document.range(of: "<!-- settings begin -->\n"))
-        let end = try #require(document.range(of: "<!-- settings end -->"))
-        let documented = String(document[begin.upperBound..<end.lowerBound])
-        #expect(documented == "\n" + ServerSettings.markdown + "\n", "docs/server.md's tables differ from:\n\(ServerSettings.markdown)")
+        var document = try DocumentSnippets.read("docs/server.md")
+        let tables = [("settings", ServerSettings.markdown), ("imgproxy settings", ServerSettings.imgproxyMarkdown)]
+        for (name, generated) in tables {
+            let begin = try #require(document.range(of: "<!-- \(name) begin -->\n"))
+            let end = try #require(document.range(of: "<!-- \(name) end -->"))
+            let documented = String(document[begin.upperBound..<end.lowerBound])
+            if ProcessInfo.processInfo.environment["IMAGERY_UPDATE_DOCS"] == "1" {
+                document.replaceSubrange(begin.upperBound..<end.lowerBound, with: "\n" + generated + "\n")
+            } else {
+                #expect(documented == "\n" + generated + "\n", "docs/server.md's \(name) table differs (IMAGERY_UPDATE_DOCS=1 swift test --filter documentedTables writes it)")
+            }
+        }
+        if ProcessInfo.processInfo.environment["IMAGERY_UPDATE_DOCS"] == "1" {
+            try document.write(to: DocumentSnippets.root.appendingPathComponent("docs/server.md"), atomically: true, encoding: .utf8)
+        }
     }
 }

@@ -128,7 +128,7 @@ extension ServerTests {
         var first = ServerConfiguration(), second = ServerConfiguration()
         first.presets = "tiny=w:20"
         second.presets = "tiny=w:30"
-        #expect(first.outputSettingsDigest != second.outputSettingsDigest)
+        #expect(ServerSettings.settingsDigest(of: first) != ServerSettings.settingsDigest(of: second))
     }
 
     @Test("A bad watermark, preset file or format quality stops the start with a line that names it")
@@ -142,7 +142,7 @@ extension ServerTests {
             var configuration = ServerConfiguration()
             configure(&configuration)
             await #expect(throws: ServerSetupError.self) {
-                try await configuration.loadWatermark()
+                try await configuration.loadImages()
                 _ = try ServerApplication(configuration: configuration)
             }
         }

@@ -7,7 +7,7 @@ import Logging
 
 extension ServerConfiguration {
     /// The signer for `keyHex` and `saltHex`; `nil` without a key.
-    func signer() throws(ServerSetupError) -> ImgproxySigner? {
+    func makeSigner() throws(ServerSetupError) -> ImgproxySigner? {
         guard let keyHex else { return nil }
         do throws(ImgproxyError) {
             return try ImgproxySigner(
@@ -86,19 +86,4 @@ extension ServerConfiguration {
         return pipeline
     }
 
-    /// ``ResponseVariantKey/settings``: what changes a response's bytes for one URL.
-    var outputSettingsDigest: String {
-        ResponseVariantKey.settingsDigest([
-            ("quality", String(defaultQuality)),
-            ("draft-headroom", String(draftHeadroom)),
-            ("formats", ImageEncoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ",")),
-            ("cache-control", cacheControl),
-            ("negotiation", negotiation.settingsDescription),
-            ("avif-speed", String(avifSpeed)),
-            ("client-hints", String(enableClientHints)),
-            ("presets", (try? optionRules())?.presets.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.joined(separator: "/"))" }.joined(separator: ",") ?? ""),
-            ("format-quality", formatQuality.joined(separator: ",")),
-            ("watermark", (try? localWatermark()).flatMap { $0.map { "\($0.identity):\($0.opacity)" } } ?? watermarkURL ?? ""),
-        ])
-    }
 }

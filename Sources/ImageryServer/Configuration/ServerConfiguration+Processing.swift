@@ -6,33 +6,23 @@ import ImageryHTTPClient
 import ImageryImgproxy
 
 extension ServerConfiguration {
-    /// What URLs may say: the presets from `--presets` and `--presets-path`, and the limits
-    /// on options.
-    func optionRules() throws(ServerSetupError) -> ImgproxyOptionRules {
+    /// The presets from `--presets` and `--presets-path`, as one text.
+    func readPresets() throws(ServerSetupError) -> String {
         var text = presets ?? ""
         if let presetsPath {
             // Read through a handle: a device or a pipe has no size to read up to.
             let handle = FileHandle(forReadingAtPath: presetsPath)
             defer { try? handle?.close() }
             guard let handle, let file = try? handle.readToEnd() ?? Data(), let lines = String(data: file, encoding: .utf8) else {
-                throw .presets("\(presetsPath) could not be read as UTF-8 text")
+                throw .presetsPath("\(presetsPath) could not be read as UTF-8 text")
             }
             text += "\n" + lines
         }
-        var rules: ImgproxyOptionRules
-        do throws(ImgproxyError) {
-            rules = try ImgproxyOptionRules(presets: text)
-        } catch {
-            throw .presets(error.message)
-        }
-        rules.onlyPresets = onlyPresets
-        rules.allowedOptions = allowedProcessingOptions.isEmpty ? nil : Set(allowedProcessingOptions)
-        rules.allowsSecurityOptions = allowSecurityOptions
-        return rules
+        return text
     }
 
     /// `--format-quality` as qualities by format.
-    func formatQualities() throws(ServerSetupError) -> [ImageFormat: Int] {
+    func parseFormatQualities() throws(ServerSetupError) -> [ImageFormat: Int] {
         var qualities: [ImageFormat: Int] = [:]
         for pair in formatQuality {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -44,11 +34,12 @@ extension ServerConfiguration {
         return qualities
     }
 
-    /// Reads the watermark image from the one source given, decodes it, and keeps it in
-    /// ``watermark``: a URL is fetched once, through the same source guard as images.
+    /// Reads the images the settings name, once, before the server is made: the watermark from
+    /// the one source given, decoded and kept in ``watermark`` (a URL is fetched once, through
+    /// the same source guard as images).
     ///
     /// - Throws: ``ServerSetupError/watermark(_:)`` when it cannot be read, fetched or decoded.
-    package mutating func loadWatermark() async throws(ServerSetupError) {
+    package mutating func loadImages() async throws(ServerSetupError) {
         guard watermark == nil, let bytes = try await watermarkBytes() else { return }
         watermark = try Self.watermark(from: bytes, opacity: watermarkOpacity)
     }
@@ -56,7 +47,7 @@ extension ServerConfiguration {
     /// The watermark from a path or base64 data, which need no waiting; `nil` for a URL.
     func localWatermark() throws(ServerSetupError) -> ImgproxyPlan.Watermark? {
         if let watermark { return watermark }
-        if watermarkURL != nil { throw .watermark("--watermark-url is fetched by loadWatermark() before the server is made") }
+        if watermarkURL != nil { throw .watermark("--watermark-url is fetched by loadImages() before the server is made") }
         guard watermarkPath != nil || watermarkData != nil else { return nil }
         var copy = self
         copy.watermarkURL = nil

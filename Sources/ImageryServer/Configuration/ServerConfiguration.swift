@@ -157,8 +157,10 @@ package struct ServerConfiguration: Sendable {
     /// Base64 of the watermark image.
     package var watermarkData: String?
     package var watermarkOpacity = 1.0
-    /// The watermark image, once read from one of the three sources (see `loadWatermark()`).
+    /// The watermark image, once read from one of the three sources (see `loadImages()`).
     package var watermark: ImgproxyPlan.Watermark?
+    /// Every setting parsed and checked once (see ``resolve()``); `nil` until then.
+    package internal(set) var resolved: ResolvedSettings?
 
     // MARK: Caches
 

@@ -12,6 +12,6 @@ extension ServerSettings {
                 throw .invalid("\(name.prefix(20)) is not a level: trace, debug, info, notice, warning, error or critical")
             }
             configuration.logLevel = level
-        },
+        }.changing(.nothingStored),
     ]
 }

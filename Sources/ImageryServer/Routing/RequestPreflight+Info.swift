@@ -9,7 +9,7 @@ extension RequestPreflight {
         let parsed: ImgproxyPath, options: ImgproxyInfoOptions
         do throws(ImgproxyError) {
             parsed = try signedPath(path)
-            options = try ImgproxyInfoOptions(segments: parsed.options)
+            options = try ImgproxyInfoOptions(segments: parsed.options, rules: infoRules)
         } catch {
             throw ServerError(error)
         }

@@ -13,26 +13,36 @@ package struct RequestPreflight: Sendable {
     let defaults: ImgproxyPlan.Defaults
     /// Presets, and which options URLs may use.
     let rules: ImgproxyOptionRules
+    /// Which `/info` options URLs may use.
+    let infoRules: ImgproxyOptionRules
 
-    init(signer: ImgproxySigner?, sources: SourcePolicy, defaults: ImgproxyPlan.Defaults, rules: ImgproxyOptionRules = ImgproxyOptionRules()) {
+    init(
+        signer: ImgproxySigner?, sources: SourcePolicy, defaults: ImgproxyPlan.Defaults, rules: ImgproxyOptionRules = ImgproxyOptionRules(),
+        infoRules: ImgproxyOptionRules = ImgproxyOptionRules()
+    ) {
         self.signer = signer
         self.sources = sources
         self.defaults = defaults
         self.rules = rules
+        self.infoRules = infoRules
     }
 
-    /// The checks a server with `configuration` makes (the URL fuzz target drives them too).
+    /// The checks a server with `configuration` makes (the URL fuzz target drives them too),
+    /// from its settings as resolved once.
     package init(configuration: ServerConfiguration) throws(ServerSetupError) {
+        let resolved = try configuration.resolvedSettings()
+        var watermark = configuration.watermark
+        if watermark == nil { watermark = try configuration.localWatermark() }
         self.init(
-            signer: try configuration.signer(),
+            signer: resolved.signer,
             sources: configuration.sources,
             defaults: ImgproxyPlan.Defaults(
                 quality: configuration.defaultQuality, maximumPixelCount: configuration.maximumSourcePixels,
                 writableFormats: Set(ImageEncoder.supportedFormats),
                 animation: configuration.animationLimits, animatedFormats: ImageEncoder.animatedFormats,
-                watermark: try configuration.localWatermark(), formatQuality: try configuration.formatQualities()
+                watermark: watermark, formatQuality: resolved.formatQualities
             ),
-            rules: try configuration.optionRules()
+            rules: resolved.rules, infoRules: resolved.infoRules
         )
     }
 

@@ -1,0 +1,49 @@
+extension ImgproxySettings {
+    static let security: [ImgproxySetting] = [
+        .converted("MAX_SRC_RESOLUTION", .number, sets: ["max-source-pixels"], note: "megapixels") { configuration, value throws(SettingError.Reason) in
+            guard case let .number(megapixels) = value, megapixels > 0, megapixels <= 1_000_000 else { throw .outOfRange("above 0, in megapixels") }
+            configuration.maximumSourcePixels = Int((megapixels * 1_000_000).rounded())
+            return nil
+        },
+        .converted("MAX_SRC_FILE_SIZE", .whole, sets: ["max-source-bytes"], note: "bytes; imgproxy's 0 (no limit) keeps ours") { configuration, value throws(SettingError.Reason) in
+            guard case let .whole(bytes) = value, bytes >= 0 else { throw .invalid("expected a size in bytes") }
+            guard bytes > 0 else {
+                return "IMGPROXY_MAX_SRC_FILE_SIZE=0 means no limit in imgproxy; imagery-server keeps its limit of \(configuration.maximumSourceBytes) bytes (--max-source-bytes)"
+            }
+            configuration.maximumSourceBytes = bytes
+            return nil
+        },
+        .same("MAX_ANIMATION_FRAMES", "max-animation-frames"),
+        .converted("MAX_ANIMATION_FRAME_RESOLUTION", .number, sets: ["max-animation-frame-pixels"], note: "megapixels; 0 sums all frames") { configuration, value throws(SettingError.Reason) in
+            guard case let .number(megapixels) = value, megapixels >= 0, megapixels <= 1_000_000 else { throw .outOfRange("0 or more, in megapixels") }
+            configuration.maximumAnimationFramePixels = Int((megapixels * 1_000_000).rounded())
+            return nil
+        },
+        pending("MAX_RESULT_DIMENSION", "a result dimension limit"),
+        .same("ALLOWED_PROCESSING_OPTIONS", "allowed-processing-options"),
+        pending("ALLOWED_INFO_OPTIONS", "an allow list of /info options"),
+        .converted("MAX_CHAINED_PIPELINES", .whole, sets: [], note: "imagery-server runs one pipeline a URL, within any limit") { _, value throws(SettingError.Reason) in
+            guard case let .whole(count) = value, count >= 0 else { throw .invalid("expected 0 or more") }
+            return nil
+        },
+        .same("MAX_REDIRECTS", "max-redirects"),
+        pending("SECRET", "the Authorization: Bearer secret"),
+        pending("SOURCE_URL_ENCRYPTION_KEY", "encrypted source URLs"),
+        pending("ALLOW_ORIGIN", "CORS"),
+        .same("ALLOWED_SOURCES", "allowed-sources"),
+        .same("ALLOW_LOOPBACK_SOURCE_ADDRESSES", "allow-loopback-sources"),
+        pending("ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", "link-local sources"),
+        pending("ALLOW_PRIVATE_SOURCE_ADDRESSES", "switching private sources"),
+        pending("PNG_UNLIMITED", "lifting PNG's limits"),
+        pending("SVG_UNLIMITED", "SVG sources"),
+        pending("SANITIZE_SVG", "SVG sources"),
+        pending("IGNORE_SSL_VERIFICATION", "skipping TLS verification"),
+        .same("ALLOW_SECURITY_OPTIONS", "allow-security-options"),
+    ]
+
+    static let cookies: [ImgproxySetting] = [
+        pending("COOKIE_PASSTHROUGH", "cookie passthrough"),
+        pending("COOKIE_BASE_URL", "cookie passthrough"),
+        pending("COOKIE_PASSTHROUGH_ALL", "cookie passthrough"),
+    ]
+}
