@@ -15,7 +15,9 @@ scratch=.build-image
 stage="$scratch/context/rootfs"
 
 echo "== release build (AllFormats, static Swift runtime)"
-swift build -c release --product imagery-server --traits AllFormats --static-swift-stdlib --scratch-path "$scratch"
+# FoundationNetworking's static archive calls libcurl, which the static runtime does not bring:
+# linked by its soname, since Debian's runtime package has no unversioned libcurl.so.
+swift build -c release --product imagery-server --traits AllFormats --static-swift-stdlib -Xlinker -l:libcurl.so.4 --scratch-path "$scratch"
 binary="$scratch/release/imagery-server"
 
 echo "== staging the root filesystem"
