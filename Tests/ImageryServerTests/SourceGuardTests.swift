@@ -77,6 +77,31 @@ struct SourceGuardTests {
         #expect(try await policy.connectionGuard.address(for: "127.0.0.1") == nil)   // a literal: connected to as it is
     }
 
+    @Test("Loopback admitted at some addresses only: the others are refused by the same check, as sources and as resolved addresses")
+    func loopbackAtSomeAddresses() throws {
+        var policy = SourcePolicy()
+        policy.allowLoopback = true
+        policy.loopbackAddresses = ["127.0.0.1", "::1"]
+        try policy.checkAddress("127.0.0.1", host: "origin.test")
+        try policy.checkAddress("::1", host: "origin.test")
+        #expect(throws: DataLoadingError.redirectRefused(source: "origin.test", detail: "loopback addresses are refused")) {
+            try policy.checkAddress("127.0.0.2", host: "origin.test")
+        }
+        _ = try policy.source(for: "http://127.0.0.1:8080/a.jpg")
+        _ = try policy.source(for: "http://[::1]:8080/a.jpg")
+        #expect(throws: ServerError.forbidden("source: loopback addresses are refused")) { try policy.source(for: "http://127.0.0.2:8080/a.jpg") }
+        // The list narrows the switch and never widens it: without the switch, none is admitted.
+        policy.allowLoopback = false
+        #expect(throws: DataLoadingError.redirectRefused(source: "origin.test", detail: "loopback addresses are refused")) {
+            try policy.checkAddress("127.0.0.1", host: "origin.test")
+        }
+        // Only loopback is narrowed: a public address passes as before, a private one never does.
+        try policy.checkAddress("93.184.216.34", host: "origin.test")
+        #expect(throws: DataLoadingError.redirectRefused(source: "origin.test", detail: "private addresses are refused")) {
+            try policy.checkAddress("10.0.0.1", host: "origin.test")
+        }
+    }
+
     @Test("The allowlist applies to the source and to every hop, with imgproxy's * within a segment")
     func allowlist() throws {
         var policy = SourcePolicy()
