@@ -70,8 +70,16 @@ struct SourceGuardTests {
         ])
         let guarding = policy.connectionGuard
         #expect(try await guarding.address(for: "cdn.test") == "93.184.216.34")
-        for host in ["rebind.test", "metadata.test", "unknown.test", "[::ffff:127.0.0.1]", "127.0.0.1"] {
-            await #expect(throws: DataLoadingError.self, "\(host)") { try await guarding.address(for: host) }
+        // Each for its own reason: a refusal naming the class, not a lookup that failed.
+        let refusals: [(host: String, error: DataLoadingError)] = [
+            ("rebind.test", .redirectRefused(source: "rebind.test", detail: "private addresses are refused")),
+            ("metadata.test", .redirectRefused(source: "metadata.test", detail: "link-local addresses are refused")),
+            ("[::ffff:127.0.0.1]", .redirectRefused(source: "[::ffff:127.0.0.1]", detail: "IPv4-mapped IPv6 addresses are refused")),
+            ("127.0.0.1", .redirectRefused(source: "127.0.0.1", detail: "loopback addresses are refused")),
+            ("unknown.test", .connectionFailed(source: "unknown.test", detail: "host not found")),   // resolves to nothing
+        ]
+        for (host, error) in refusals {
+            await #expect(throws: error, "\(host)") { try await guarding.address(for: host) }
         }
         policy.allowLoopback = true
         #expect(try await policy.connectionGuard.address(for: "127.0.0.1") == nil)   // a literal: connected to as it is
@@ -111,7 +119,9 @@ struct SourceGuardTests {
         for refused in ["https://images.test.evil.test/a.jpg", "https://eu.cdn.test/other/a.jpg", "https://a/b.cdn.test/photos/x.jpg", "http://images.test/a.jpg"] {
             #expect(throws: ServerError.forbidden("source: not in the allowed sources"), "\(refused)") { try policy.source(for: refused) }
         }
-        #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "https://other.test/a.jpg")!) }
+        #expect(throws: DataLoadingError.redirectRefused(source: "other.test", detail: "not in the allowed sources")) {
+            try policy.checkHop(URL(string: "https://other.test/a.jpg")!)
+        }
         #expect(SourcePolicy.matches("https://a.b.cdn.test/photos/", prefix: "https://*.cdn.test/"))
         // `*` never crosses into a query, a fragment, credentials or a port: the host must match.
         for bypass in ["https://evil.test?.cdn.test/x.jpg", "https://evil.test#.cdn.test/x.jpg", "https://evil.test@x.cdn.test/x.jpg",
