@@ -131,6 +131,20 @@ struct SourceGuardTests {
         #expect(!SourcePolicy.matches("https://cdn.test/", prefix: "https://*.cdn.test/"))
     }
 
+    @Test("An s3:// key with a . or .. segment, plain or percent-encoded, is 400 before its bucket is even looked at")
+    func s3DotSegments() throws {
+        var policy = SourcePolicy()
+        policy.allowsS3 = true
+        policy.allowedBuckets = ["photos"]
+        _ = try policy.source(for: "s3://photos/album/a.jpg")
+        for source in ["s3://photos/../secret/a.jpg", "s3://photos/%2e%2e/secret/a.jpg", "s3://photos/%2E%2e/secret/a.jpg",
+                       "s3://photos/./a.jpg", "s3://photos/album/%2e/a.jpg", "s3://photos/a/..", "s3://other/../photos/a.jpg"] {
+            #expect(throws: ServerError.badRequest("source: an s3:// key may not have a . or .. segment"), "\(source)") {
+                try policy.source(for: source)
+            }
+        }
+    }
+
     @Test("Literal addresses are refused before any request; other schemes are not sources")
     func literalSources() {
         let policy = SourcePolicy()

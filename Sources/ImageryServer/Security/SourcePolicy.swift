@@ -57,6 +57,9 @@ struct SourcePolicy: Sendable {
     /// prefix allowlist nor the address guard applies; the bucket lists do.
     private func s3Source(for url: String) throws(ServerError) -> ImageSource {
         guard allowsS3 else { throw .forbidden("source: s3:// sources are off (no --use-s3)") }
+        if let parsed = URL(string: url), !S3Location.isSafeKey(S3Location.key(of: parsed)) {
+            throw .badRequest("source: an s3:// key may not have a . or .. segment")
+        }
         guard let parsed = URL(string: url), let location = S3Location(parsed) else {
             throw .badRequest("source: not a valid s3://bucket/key URL")
         }
