@@ -144,6 +144,10 @@ package struct ImgproxyPlan: Sendable {
     ) throws(ImgproxyError) {
         let box = ImgproxyStep.box(width: options.targetWidth, height: options.targetHeight, rotation: options.rotate)
         var request = ImageRequest(source: source)
+        // A cache buster asks for the source again, as it does of imgproxy, which caches
+        // nothing: keyed apart in the pipeline's caches and coalescing, a new one is fetched
+        // and processed anew, and the same one again is a hit.
+        if let cacheBuster = options.cacheBuster { request.cacheIdentity = source.identity + "#cachebuster=" + cacheBuster }
         request.maximumPixelCount = defaults.maximumPixelCount
         if options.security.sourceMegapixels > 0 {
             request.maximumPixelCount = min(request.maximumPixelCount, Int(options.security.sourceMegapixels * 1_000_000))
