@@ -62,7 +62,13 @@ package enum ImgproxyArgumentGenerators {
             (0..<r.number(1...3)).flatMap { _ in [r.pick(formatNames), r.int(0...100)] }
         },
         "max_bytes": { r in [r.int(0...1_000_000)] },
-        "format": { r in [r.pick(["", "jpg", "jpeg", "png", "gif"])] },
+        "format": { r in [r.pick(["", "jpg", "jpeg", "png", "gif", "best", "bmp", "ico"])] },
+        "autoquality": { r in
+            let method = r.pick(["", "none", "size", "dssim", "ml"])
+            let target = method == "size" ? r.int(1_000...200_000) : r.pick(["", "0.01", "0.02", "0.05"])
+            let low = r.number(1...90)
+            return [method, method.isEmpty ? "" : target, String(low), r.int(low...100), r.pick(["", "0", "0.002", "0.01"])]
+        },
         "skip_processing": { r in (0..<r.number(1...3)).map { _ in r.pick(formatNames + [""]) } },
         "raw": { r in [r.bool()] },
         "cachebuster": { r in [r.token(0...12)] },
