@@ -8,7 +8,7 @@ import Testing
 /// through both must come back as the plan they started as.
 @Suite("App-side URLs read back as the same plan on the server side")
 struct ImgproxyRoundTripTests {
-    static let defaults = ImgproxyPlan.Defaults(quality: 80, maximumPixelCount: 50_000_000, writableFormats: [.jpeg, .png, .webp, .gif])
+    static let defaults = ImgproxyPlan.Defaults(quality: 80, maximumPixelCount: 50_000_000, writableFormats: [.jpeg, .png, .webp, .gif, .bmp, .ico])
     static let signer = try! ImgproxySigner(keysHex: "00112233445566778899aabbccddeeff,0f0e", saltsHex: "aabb,", signatureSize: 16)
 
     /// What the server does with a path: split, verify, parse, plan.
