@@ -265,6 +265,18 @@ struct ServerTests {
         #expect(capped.status == 200 && capped.body.count <= big.body.count / 3 && capped.body.count > big.body.count / 6)
         let impossible = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:600/q:95/mb:100"))
         #expect(impossible.status == 200 && impossible.body.count < capped.body.count, "the smallest tried, as imgproxy answers")
+        // Autoquality chooses per image: a size goal gives an encode within it, a DSSIM goal one
+        // that measures within its error of the image (here its q:100 encode), and max_bytes
+        // lowers from what autoquality chose.
+        let sized = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:600/aq:size:\(big.body.count / 3):10:95"))
+        #expect(sized.status == 200 && sized.body.count <= big.body.count / 3 && sized.body.count > big.body.count / 6, "\(sized.body.count)")
+        let reference = StructuralSimilarity.Reference(try await image("w:600/q:100"))
+        let aimed = try await image("w:600/aq:dssim:0.02:10:95:0.002")
+        #expect(reference.dssim(aimed) <= 0.025, "DSSIM \(reference.dssim(aimed))")
+        let aimedBytes = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:600/aq:dssim:0.02:10:95:0.002"))
+        #expect(aimedBytes.body.count < big.body.count)
+        let both = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:600/aq:dssim:0.005:10:95/mb:\(aimedBytes.body.count)"))
+        #expect(both.status == 200 && both.body.count <= aimedBytes.body.count)
         // The cache buster is checked at the origin in cacheBuster().
 
         // Flip mirrors (lossless PNG, so pixels compare exactly); the metadata options are accepted.

@@ -27,8 +27,9 @@ package enum QualitySearch {
     /// the highest quality tried.
     static let maximumEncodes = 6
 
-    /// How fast log DSSIM falls per quality step before two encodes have measured it; the
-    /// median of the benchmark corpus's JPEG and WebP curves between quality 50 and 95.
+    /// How fast log DSSIM falls per quality step before two encodes have measured it. A
+    /// starting estimate, not yet fitted to a corpus: the secant replaces it after the second
+    /// encode, so a poor value costs encodes, never the result.
     static let typicalSlope = -0.045
 
     static func dssim(
@@ -99,13 +100,14 @@ package enum QualitySearch {
         return min(bracket.upperBound, max(bracket.lowerBound, quality))
     }
 
-    /// A first quality from the image's detail: the mean luma gradient, measured on every
-    /// other pixel, through a line fitted on the benchmark corpus (detailed images need more
-    /// quality for the same DSSIM).
+    /// A first quality from the image's detail: the mean green gradient, measured on every
+    /// other pixel (detailed images need more quality for the same DSSIM). The constants are
+    /// starting estimates, not yet fitted to a corpus; like ``typicalSlope``, they only decide
+    /// how many encodes the search takes.
     static func predictedQuality(_ image: Bitmap, target: Double) -> Int {
         let gradient = detail(image)
-        // At DSSIM 0.02 the corpus fitted quality ≈ 52 + 9 ln(1 + gradient); other targets move
-        // it by the typical slope.
+        // Quality ≈ 52 + 9 ln(1 + gradient) at DSSIM 0.02; other targets move it by the
+        // typical slope.
         let quality = 52 + 9 * log(1 + gradient) + log(0.02 / max(target, 1e-6)) / -typicalSlope
         return Int(quality.rounded())
     }
