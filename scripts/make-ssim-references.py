@@ -25,7 +25,8 @@ def luma(image):
 
 
 def save(image, name):
-    image.save(RESOURCES / name, optimize=True)   # no icc_profile: none is written
+    # A new image from the pixels alone: Pillow would otherwise write the source's ICC profile.
+    Image.fromarray(np.asarray(image)).save(RESOURCES / name, optimize=True)
 
 
 original = Image.open(RESOURCES / "jpeg_small_base_rocket_640x427.jpg").convert("RGB").resize((200, 134), Image.LANCZOS)

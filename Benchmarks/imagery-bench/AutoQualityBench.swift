@@ -6,7 +6,7 @@ import ImageryCodecs
 /// `imagery-bench autoquality`: per image of the corpus at 800 px, the DSSIM of every quality
 /// (the curve the search walks), the quality a DSSIM target needs, the detail measure the search
 /// predicts from, and what the search chose and how many encodes it took. Its rows are what the
-/// search's starting line and typical slope were fitted on.
+/// search's starting line and typical slope are to be fitted on (they are estimates until then).
 struct AutoQualityBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "autoquality",
