@@ -82,7 +82,7 @@ extension ServerSettings {
         case let .honoured(.converted(_, sets, note, _)): sets.isEmpty ? note : note + "; sets " + sets.map { "`--\($0)`" }.joined(separator: ", ")
         case let .honoured(.deprecatedName(current)): "an older name of `IMGPROXY_\(current)`, read as it"
         case let .defaultOnly(value, why): "accepted as `\(value)`: \(why)"
-        case let .refused(why, instead, accepting): "\(why); use \(instead)" + (accepting.map { " (`\($0)` is accepted)" } ?? "")
+        case let .refused(why, instead, accepting): ImgproxySetting.refusal(why: why, instead: instead) + (accepting.map { " (`\($0)` is accepted)" } ?? "")
         case let .warned(vendor): "says it configures \(vendor); use Prometheus or OpenTelemetry"
         }
     }

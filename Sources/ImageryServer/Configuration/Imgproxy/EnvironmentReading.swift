@@ -100,7 +100,7 @@ struct EnvironmentReading {
             }
         case let .refused(why, instead, accepting):
             guard let accepting, Self.same(raw, accepting) else {
-                throw SettingError(setting: variable, source: origin, reason: "is refused: \(why); use \(instead)")
+                throw SettingError(setting: variable, source: origin, reason: "is refused: " + ImgproxySetting.refusal(why: why, instead: instead))
             }
         case let .warned(vendor):
             warnings.append("\(variable) configures \(vendor), which imagery-server does not report to; it is ignored. Use Prometheus (/metrics) or OpenTelemetry instead")

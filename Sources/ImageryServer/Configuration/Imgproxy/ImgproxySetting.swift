@@ -16,7 +16,7 @@ package struct ImgproxySetting: Sendable {
         /// saying `why`.
         case defaultOnly(value: String, why: String)
         /// Refused whatever it says (but `accepting`, the value that asks for nothing, and an
-        /// empty one), saying why and what to use instead.
+        /// empty one), saying why and what to use instead (empty where nothing stands in).
         case refused(why: String, instead: String, accepting: String?)
         /// It only names a vendor's reporting or monitoring service: warned about at start,
         /// pointing to Prometheus and OpenTelemetry.
@@ -87,5 +87,12 @@ extension ImgproxySetting {
 
     static func warned(_ name: String, vendor: String) -> ImgproxySetting {
         ImgproxySetting(name: name, disposition: .warned(vendor: vendor))
+    }
+}
+
+extension ImgproxySetting {
+    /// A refusal's reason, with what to use instead where something does.
+    static func refusal(why: String, instead: String) -> String {
+        instead.isEmpty ? why : "\(why); use \(instead)"
     }
 }

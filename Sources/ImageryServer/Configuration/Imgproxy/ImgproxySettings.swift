@@ -12,7 +12,7 @@ package enum ImgproxySettings {
 
     /// A setting this build does not offer yet: refused by name until its behaviour lands.
     static func pending(_ name: String, _ what: String) -> ImgproxySetting {
-        .refused(name, why: "\(what) is not implemented in imagery-server yet", instead: "leave it unset", accepting: nil)
+        .refused(name, why: "\(what) is not implemented in imagery-server yet", instead: "", accepting: nil)
     }
 
     /// Says why a value that is on for imgproxy's cloud sources is refused.
