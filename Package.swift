@@ -130,12 +130,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // imgproxy's URL format, written once for the app's URL builder and the server: options
-        // to path and back, signing, the processing order and every limit. No NIO.
+        // to path and back, signing, encrypted sources (AES-CBC from _CryptoExtras), the
+        // processing order and every limit. No NIO.
         .target(
             name: "ImageryImgproxy",
             dependencies: [
                 "Imagery",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

@@ -67,6 +67,15 @@ public final class HTTPClientDataLoader: DataLoading {
         /// Where `s3://bucket/key[?version]` sources are read, signed; `nil` refuses them as
         /// unsupported. Neither ``hopCheck`` nor ``connectionGuard`` applies to its endpoint.
         public var s3: S3Configuration?
+        /// Whether a source's credential headers (`Authorization`, `Cookie`,
+        /// `Proxy-Authorization`) follow a redirect to another host. By default they go only to
+        /// the source's host and its subdomains, as Go's client and browsers send them, so that a
+        /// redirect cannot hand them to an origin they were not meant for. Default: `false`.
+        ///
+        /// ```swift
+        /// configuration.keepsCredentialsAcrossHosts = true   // a CDN that redirects to a sibling host
+        /// ```
+        public var keepsCredentialsAcrossHosts = false
 
         /// The defaults: 64 MiB, 30 s idle, 60 s in all, 5 redirects.
         public init() {}
@@ -149,7 +158,9 @@ public final class HTTPClientDataLoader: DataLoading {
             let client = lease?.client ?? self.client
             var request = HTTPClientRequest(url: current.absoluteString)
             request.headers.add(name: "Accept", value: configuration.accept)
-            for (name, value) in configuration.additionalHeaders.merging(headers, uniquingKeysWith: { $1 }) {
+            let sent = configuration.keepsCredentialsAcrossHosts || Self.isSameSite(current, as: url)
+                ? headers : headers.filter { !Self.credentialHeaderNames.contains($0.key.lowercased()) }
+            for (name, value) in configuration.additionalHeaders.merging(sent, uniquingKeysWith: { $1 }) {
                 request.headers.replaceOrAdd(name: name, value: value)
             }
             let response = try await client.execute(request, deadline: .now() + TimeAmount(configuration.totalDeadline))
@@ -165,6 +176,16 @@ public final class HTTPClientDataLoader: DataLoading {
             }
             return response
         }
+    }
+
+    /// The request headers that carry a client's credentials.
+    static let credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    /// Whether `hop` is on `source`'s host or one of its subdomains, where a source's
+    /// credentials may follow a redirect.
+    static func isSameSite(_ hop: URL, as source: URL) -> Bool {
+        guard let host = hop.host?.lowercased(), let origin = source.host?.lowercased() else { return false }
+        return host == origin || host.hasSuffix("." + origin)
     }
 
     /// An object from the operator's S3 endpoint, signed, with no redirect and no guard.

@@ -178,6 +178,13 @@ public struct ImgproxyOptions: Sendable, Hashable {
     /// `skip_processing`/`skp`: source formats served as they are, their bytes untouched.
     /// Default: none.
     public var skipProcessing: Set<ImageFormat> = []
+    /// `auto_rotate`/`ar`: whether the source's EXIF orientation is applied; `ar:0` takes the
+    /// pixels as stored. Default: `true` (a server's `IMAGERY_AUTO_ROTATE` may say otherwise).
+    public var autoRotate = true
+    /// `enforce_thumbnail`/`eth`: decode the embedded thumbnail whenever the source has one
+    /// (HEIC), whatever its size. Default: `false` (a server's `IMAGERY_ENFORCE_THUMBNAIL` may
+    /// say otherwise).
+    public var enforcesThumbnail = false
     /// `raw`: the source's bytes, unprocessed, whatever their format (the server's source
     /// guard and size limit still apply). Default: `false`.
     public var raw = false

@@ -41,6 +41,12 @@ package struct ImgproxyPlan: Sendable {
         package var watermark: Watermark?
         /// Qualities per output format, over ``quality`` (`IMAGERY_FORMAT_QUALITY`).
         package var formatQuality: [ImageFormat: Int]
+        /// The largest side of a result, which is scaled down to fit (`IMAGERY_MAX_RESULT_DIMENSION`);
+        /// 0 for no limit. A URL's `max_result_dimension` may only lower it.
+        package var maximumResultDimension = 0
+        /// Source formats served as they are when the URL asks for no other format
+        /// (`IMAGERY_SKIP_PROCESSING_FORMATS`), beside the URL's own `skip_processing`.
+        package var skipProcessingFormats: Set<ImageFormat> = []
         /// What `aq` leaves unsaid (`IMAGERY_AUTOQUALITY_*`); its method `nil` or `none` chooses
         /// no quality unless a URL asks.
         package var autoQuality = ImgproxyAutoQuality()
@@ -96,11 +102,13 @@ package struct ImgproxyPlan: Sendable {
         case raw
         case formats(Set<ImageFormat>)
 
-        /// Whether a source in `format` (`nil` when unrecognised) is served untouched.
-        package func skips(_ format: ImageFormat?) -> Bool {
+        /// Whether a source in `format` (`nil` when unrecognised) is served untouched, when the
+        /// URL asks for `requested`: a skipped format only as itself, or when none is asked
+        /// for, as imgproxy skips.
+        package func skips(_ format: ImageFormat?, requested: ImageFormat? = nil) -> Bool {
             switch self {
             case .raw: true
-            case let .formats(formats): format.map(formats.contains) ?? false
+            case let .formats(formats): format.map { formats.contains($0) && (requested == nil || requested == $0) } ?? false
             }
         }
     }
@@ -224,7 +232,12 @@ package struct ImgproxyPlan: Sendable {
                 if options.circle { processors.append(.circle) }
             }
         }
+        // Either limit, whichever is lower: a URL may only lower the server's.
+        let dimension = [options.security.resultDimension, defaults.maximumResultDimension].filter { $0 > 0 }.min() ?? 0
+        if dimension > 0 { processors.append(ImgproxyFitWithin(side: dimension)) }
         request.processors = processors
+        request.ignoresEXIFOrientation = !options.autoRotate
+        request.prefersEmbeddedThumbnail = options.enforcesThumbnail
 
         if fileExtension == "best" || (fileExtension ?? "").isEmpty && options.bestFormat {
             self.format = nil
@@ -273,9 +286,10 @@ package struct ImgproxyPlan: Sendable {
         self.autoQualityFormatMaximum = defaults.autoQualityFormatMaximum
         self.autoQualityMaximumMegapixels = defaults.autoQualityMaximumMegapixels
         self.autoQualityRange = (defaults.autoQuality.minimumQuality ?? 70, defaults.autoQuality.maximumQuality ?? 80)
-        self.bypass = options.raw ? .raw : options.skipProcessing.isEmpty ? nil : .formats(options.skipProcessing)
+        let skipped = options.skipProcessing.union(defaults.skipProcessingFormats)
+        self.bypass = options.raw ? .raw : skipped.isEmpty ? nil : .formats(skipped)
         self.maximumSourceBytes = options.security.sourceBytes
-        self.maximumResultDimension = options.security.resultDimension
+        self.maximumResultDimension = dimension
         self.filename = options.filename ?? Self.basename(of: source)
         self.returnsAttachment = options.returnsAttachment
     }
@@ -296,6 +310,8 @@ package struct ImgproxyPlan: Sendable {
     package var identity: String {
         var parts = [request.source.identity, request.resize?.identifier ?? "original", String(request.allowsUpscaling)]
         parts.append(request.processors.cacheIdentifier)
+        if request.ignoresEXIFOrientation { parts.append("exif-orientation-ignored") }
+        if request.prefersEmbeddedThumbnail { parts.append("embedded-thumbnail") }
         if let animation = request.animation {
             parts.append("animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0):\(animation.delivery)")
         }

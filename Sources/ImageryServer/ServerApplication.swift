@@ -41,6 +41,9 @@ package struct ServerApplication: Sendable {
         self.configuration = configuration
         self.logger = logger
         let preflight = try RequestPreflight(configuration: configuration)
+        if configuration.fallbackImage.isConfigured, configuration.fallbackImage.image == nil {
+            throw .setting("fallback-image-path", "the fallback image is read by loadImages() before the server is made")
+        }
         let digest = ServerSettings.settingsDigest(of: configuration)
         _ = try configuration.s3()
         let serverMetrics = ServerMetrics(registry: metrics)
@@ -54,7 +57,7 @@ package struct ServerApplication: Sendable {
             do {
                 shared.append(ResponseDiskTier(
                     store: try DiskCache(directory: directory, configuration: options), writes: writes,
-                    cacheControl: configuration.cacheControl, metrics: serverMetrics
+                    policy: configuration.headerPolicy, metrics: serverMetrics
                 ))
             } catch {
                 throw .cacheDirectory("\(error)")
@@ -68,7 +71,7 @@ package struct ServerApplication: Sendable {
             shared.append(ResponseBucketTier(
                 client: bucket, bucket: resultStorage.bucket, prefix: resultStorage.prefix,
                 lookupTimeout: configuration.s3ResultStorageTimeout, writeTimeout: configuration.s3ResultStorageWriteTimeout,
-                breaker: CircuitBreaker(), writes: writes, cacheControl: configuration.cacheControl, metrics: serverMetrics, logger: logger
+                breaker: CircuitBreaker(), writes: writes, policy: configuration.headerPolicy, metrics: serverMetrics, logger: logger
             ))
         }
         let http = HTTPClientDataLoader(configuration: configuration.loading)
@@ -80,20 +83,23 @@ package struct ServerApplication: Sendable {
             admission: Admission(limit: configuration.maximumQueue, metrics: serverMetrics), metrics: serverMetrics,
             now: configuration.clock
         )
-        self.images = ImageEndpoint(
+        var images = ImageEndpoint(
             preflight: preflight,
             renderer: ImageRenderer(
                 pipeline: pipeline, negotiation: configuration.negotiation, avifSpeed: configuration.avifSpeed,
-                cacheControl: configuration.cacheControl, logger: logger
+                headers: configuration.headerPolicy, now: configuration.clock, logger: logger
             ),
             tiers: tiers,
             negotiation: configuration.negotiation,
             settings: digest, clientHints: configuration.enableClientHints,
             errorCacheControl: configuration.errorCacheControl, logger: logger
         )
+        images.setsCanonicalHeader = configuration.setCanonicalHeader
+        images.fallback = configuration.fallbackImage
+        self.images = images
         self.info = InfoEndpoint(
             preflight: preflight, pipeline: pipeline, tiers: tiers,
-            settings: digest, cacheControl: configuration.cacheControl,
+            settings: digest, headers: configuration.headerPolicy, now: configuration.clock,
             errorCacheControl: configuration.errorCacheControl, logger: logger
         )
         if let root = configuration.demoRoot {
@@ -160,6 +166,8 @@ package enum ServerSetupError: Error, CustomStringConvertible {
     case formatQuality(String)
     case watermark(String)
     case s3(String)
+    /// Any other setting, by name (`url-replacements`), and why.
+    case setting(String, String)
 
     /// The setting to fix, by name (`key`, `presets-path` …).
     package var setting: String {
@@ -171,6 +179,7 @@ package enum ServerSetupError: Error, CustomStringConvertible {
         case .formatQuality: "format-quality"
         case .watermark: "watermark-path"
         case .s3: "use-s3"
+        case let .setting(name, _): name
         }
     }
 
@@ -178,7 +187,7 @@ package enum ServerSetupError: Error, CustomStringConvertible {
     package var reason: String {
         switch self {
         case let .invalidKey(detail), let .cacheDirectory(detail), let .presets(detail), let .presetsPath(detail),
-             let .formatQuality(detail), let .watermark(detail), let .s3(detail):
+             let .formatQuality(detail), let .watermark(detail), let .s3(detail), let .setting(_, detail):
             detail
         }
     }
@@ -191,6 +200,7 @@ package enum ServerSetupError: Error, CustomStringConvertible {
         case let .formatQuality(detail): "--format-quality: \(detail)"
         case let .watermark(detail): "watermark: \(detail)"
         case let .s3(detail): "s3: \(detail)"
+        case let .setting(name, detail): "--\(name): \(detail)"
         }
     }
 }

@@ -13,6 +13,9 @@ struct ServerError: Error, Equatable {
     /// For the log, never the body: what failed, as the loader names it (`HTTP 403 from
     /// s3://photos/a.jpg`), sources without their query and never a credential.
     var detail: String?
+    /// Whether the source could not be had (the origin failed, answered an error, timed out,
+    /// or sent too much), where a fallback image may stand in; not a refused URL or source.
+    var isSourceFailure = false
 
     static func badRequest(_ message: String) -> ServerError { ServerError(status: .badRequest, message: message) }
     static func forbidden(_ message: String) -> ServerError { ServerError(status: .forbidden, message: message) }
@@ -78,5 +81,11 @@ extension ServerError {
             self.init(status: .init(code: 499, reasonPhrase: "Client Closed Request"), message: "cancelled")
         }
         detail = String(describing: error)
+        switch error {
+        case .notFound, .fileUnreadable, .httpStatus, .tooLarge, .timedOut, .connectionFailed, .customSourceFailed, .authorizationFailed:
+            isSourceFailure = true
+        case .unsupportedSource, .redirectRefused, .cancelled:
+            isSourceFailure = false
+        }
     }
 }

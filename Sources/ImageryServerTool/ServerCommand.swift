@@ -48,11 +48,13 @@ enum ServerCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let server: ServerApplication
-        do {
+        do throws(ServerSetupError) {
             try await configuration.loadImages()
             server = try ServerApplication(configuration: configuration, metrics: registry, logger: logger)
         } catch {
-            fail("\(error)", code: 64)
+            // Where the value came from, as for any other refused setting.
+            let origin = loaded.origins[error.setting]
+            fail(origin.map { "\(SettingError(setting: "--" + error.setting, source: $0, reason: error.reason))" } ?? "\(error)", code: 64)
         }
         let announce = logger, host = configuration.host, demo = configuration.demo
         do {

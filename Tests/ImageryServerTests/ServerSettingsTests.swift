@@ -31,10 +31,29 @@ struct ServerSettingsTests {
         "s3-endpoint-use-path-style": ("false", "false"), "s3-allowed-buckets": ("photos,media", "photos,media"), "s3-denied-buckets": ("private", "private"),
         "s3-result-storage": ("results/imagery", "results/imagery"), "s3-result-storage-timeout": ("0.25", "0.25"),
         "s3-result-storage-write-timeout": ("5", "5"),
+        "cookie-passthrough": ("true", "true"), "cookie-base-url": ("https://www.example.com", "https://www.example.com"),
+        "cookie-passthrough-all": ("true", "true"), "url-replacements": ("mys3://=s3://bucket/", "mys3://=s3://bucket/"),
+        "base-url": ("https://images.example/", "https://images.example/"), "base64-url-includes-filename": ("true", "true"),
+        "source-url-query-separator": ("?version=", "?version="),
+        "source-url-encryption-key": ("1eb5b0e971ad7f45324c1bb15c947cb2", "1eb5b0e971ad7f45324c1bb15c947cb2"),
+        "max-result-dimension": ("800", "800"), "return-attachment": ("true", "true"), "use-etag": ("false", "false"),
+        "etag-buster": ("v2", "v2"), "use-last-modified": ("false", "false"),
+        "last-modified-buster": ("2024-05-01T12:00:00Z", "2024-05-01T12:00:00Z"), "cache-control-passthrough": ("true", "true"),
+        "set-canonical-header": ("true", "true"), "fallback-image-data": ("aGVsbG8=", "aGVsbG8="),
+        "fallback-image-path": ("/tmp/imagery-fallback.png", "/tmp/imagery-fallback.png"),
+        "fallback-image-url": ("https://assets.example/fallback.png", "https://assets.example/fallback.png"),
+        "fallback-image-http-code": ("404", "404"), "fallback-image-ttl": ("30", "30"), "presets-separator": (";", ";"),
+        "arguments-separator": ("~", "~"), "info-only-presets": ("true", "true"), "allowed-info-options": ("s,size", "s,size"),
+        "info-presets": ("colours=avg:1", "colours=avg:1"), "info-presets-path": ("/dev/null", "/dev/null"),
+        "auto-rotate": ("false", "false"), "enforce-thumbnail": ("true", "true"), "disable-shrink-on-load": ("true", "true"),
+        "skip-processing-formats": ("png,gif", "png,gif"),
     ]
 
     /// Settings left out of a file that sets all the others: each excludes one that is in it.
-    static let exclusive: Set<String> = ["local-root", "watermark-url", "watermark-data"]
+    /// The separators are left out as the presets' syntax depends on them.
+    static let exclusive: Set<String> = [
+        "local-root", "watermark-url", "watermark-data", "fallback-image-url", "fallback-image-data", "presets-separator", "arguments-separator",
+    ]
 
     static func load(_ arguments: [String] = [], environment: [String: String] = [:]) async throws(SettingError) -> ServerSettings.Loaded {
         try await ServerSettings.load(arguments: ["imagery-server"] + arguments, environment: environment)
@@ -216,6 +235,9 @@ struct ServerSettingsTests {
         let server = try #require(ChildProcess.executable("imagery-server"))
         #expect(try await ChildProcess.run(server, ["--port", "abc"]).exitCode == 64)
         #expect(try await ChildProcess.run(server, ["--no-such-flag"]).exitCode == 64)
+        // Images the settings name are read before it listens: one that is no image stops it too.
+        #expect(try await ChildProcess.run(server, ["--port", "0", "--fallback-image-path", "/etc/hostname"]).exitCode == 64)
+        #expect(try await ChildProcess.run(server, ["--source-url-encryption-key", "0011"]).exitCode == 64)
         let output = NSTemporaryDirectory() + "imagery-print-config-\(UUID().uuidString).txt"
         defer { try? FileManager.default.removeItem(atPath: output) }
         #expect(try await ChildProcess.run(server, ["--print-config", "--quality", "61"], output: output).exitCode == 0)

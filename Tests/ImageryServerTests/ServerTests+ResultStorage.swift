@@ -98,6 +98,40 @@ extension S3Tests {
         await moto.stop()
     }
 
+    @Test("An object keeps the source's freshness; one of the older format (no imagery-format) is a miss, made again, never misread")
+    func storedFormatIsVersioned() async throws {
+        let moto = try await MotoServer.start()
+        defer { moto.process.kill() }
+        _ = try await moto.python(#"s3.create_bucket(Bucket="results")"#)
+        let origin = try ServerTests.freshnessOrigin()
+        defer { origin.stop() }
+        let path = ServerTests.plain(origin, "/modified.jpg")
+
+        let first = try await Self.instance(moto)
+        #expect(try await first.get(path).header("last-modified") == ServerTests.modified)
+        await first.server.writes.drain()
+        first.cancel()
+        // What a version-1 instance wrote: the same body and checksum, without the new metadata.
+        _ = try await moto.python("""
+            key = s3.list_objects_v2(Bucket="results", Prefix="cache/")["Contents"][0]["Key"]
+            head = s3.head_object(Bucket="results", Key=key)
+            body = s3.get_object(Bucket="results", Key=key)["Body"].read()
+            metadata = {k: v for k, v in head["Metadata"].items() if k in ("imagery-etag", "imagery-vary", "imagery-sha256")}
+            s3.put_object(Bucket="results", Key=key, Body=body, ContentType=head["ContentType"], Metadata=metadata)
+            """)
+        let second = try await Self.instance(moto)
+        #expect(try await second.get(path).header("last-modified") == ServerTests.modified)
+        #expect(origin.hits("/modified.jpg") == 2 && Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: second) == 0)
+        await second.server.writes.drain()
+        second.cancel()
+        let third = try await Self.instance(moto)
+        defer { third.cancel() }
+        let hit = try await third.get(path)
+        #expect(hit.header("last-modified") == ServerTests.modified && origin.hits("/modified.jpg") == 2)
+        #expect(Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: third) == 1)
+        await moto.stop()
+    }
+
     @Test("A store that stops answering mid-run: every request is still answered, and after five failures in a row the store is not asked")
     func storeStoppedMidRun() async throws {
         let moto = try await MotoServer.start()

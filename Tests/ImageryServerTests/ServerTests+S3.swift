@@ -64,6 +64,18 @@ struct S3Tests {
         let malformed = try await get("s3://Not_A_Bucket/a.jpg")
         #expect(malformed.status == 400)
 
+        // --source-url-query-separator: the version follows another separator, or none is split off.
+        let separated = try await ServerHarness.start {
+            $0.useS3 = true
+            $0.s3Endpoint = moto.endpoint
+            $0.s3Credentials = AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")
+            $0.sourceURLQuerySeparator = "?version="
+        }
+        defer { separated.cancel() }
+        let versioned = try await separated.get("/unsafe/w:100/plain/s3://photos/changing.img%3Fversion=" + version)
+        #expect(try versioned.status == 200 && ServerHarness.image(versioned).height == 67)
+        #expect(try await separated.get("/unsafe/w:100/plain/s3://photos/changing.img%3F" + version).status == 404)   // a key of that name
+
         await moto.stop()
     }
 

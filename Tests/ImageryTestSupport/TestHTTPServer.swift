@@ -22,6 +22,9 @@ package final class TestHTTPServer: Sendable {
         case ok([UInt8])
         /// Any status, with a short text body.
         case status(Int)
+        /// `status` with `body` and `headers` of the origin's own (`Cache-Control`,
+        /// `Last-Modified` …), beside the length and type.
+        case headers(Int, [(name: String, value: String)], [UInt8])
         /// Headers and the first half of `body`, then the rest once `gate` opens.
         case gated([UInt8], gate: Gate)
         /// Headers and the first half of `body`, then nothing until the client closes the
@@ -133,6 +136,9 @@ package final class TestHTTPServer: Sendable {
         case let .status(code):
             let body = Array("status \(code)".utf8)
             return send(fd, head(code, length: body.count) + body)
+        case let .headers(code, fields, body):
+            let extra = fields.map { "\($0.name): \($0.value)\r\n" }.joined()
+            return send(fd, head(code, length: body.count, extra: extra) + body)
         case let .gated(body, gate):
             let half = body.count / 2
             guard send(fd, head(200, length: body.count) + body[..<half]) else { return false }
@@ -183,8 +189,8 @@ package final class TestHTTPServer: Sendable {
         }
     }
 
-    private func head(_ status: Int, length: Int) -> [UInt8] {
-        Array("HTTP/1.1 \(status) X\r\nContent-Length: \(length)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+    private func head(_ status: Int, length: Int, extra: String = "") -> [UInt8] {
+        Array("HTTP/1.1 \(status) X\r\nContent-Length: \(length)\r\nContent-Type: application/octet-stream\r\n\(extra)\r\n".utf8)
     }
 
     private func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

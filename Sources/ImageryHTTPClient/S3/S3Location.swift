@@ -34,6 +34,28 @@ public struct S3Location: Sendable, Hashable, CustomStringConvertible {
         self.versionID = versionID
     }
 
+    /// The `s3://bucket/key[?version]` URL that names this location, which ``init(_:)`` reads
+    /// back as it is: the key's `?`, `#` and `%` are percent-encoded, so a key may hold them.
+    ///
+    /// ```swift
+    /// S3Location(bucket: "photos", key: "a?b.jpg").sourceURL   // s3://photos/a%3Fb.jpg
+    /// ```
+    public var sourceURL: URL {
+        var components = URLComponents()
+        components.scheme = "s3"
+        components.host = bucket
+        components.percentEncodedPath = "/" + (key.addingPercentEncoding(withAllowedCharacters: Self.keyCharacters) ?? key)
+        if let versionID { components.percentEncodedQuery = versionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) }
+        return components.url!   // a valid bucket and encoded parts always make a URL
+    }
+
+    /// What a key keeps unencoded in ``sourceURL``: path characters but `?`, `#`, `%` and `;`.
+    private static let keyCharacters: CharacterSet = {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%;")
+        return allowed
+    }()
+
     /// Bucket and key, as error lines name them; never a credential.
     public var description: String { "s3://\(bucket)/\(key)" + (versionID.map { "?\($0)" } ?? "") }
 

@@ -69,6 +69,8 @@ extension ServerConfiguration {
         loading.hopCheck = { url throws(DataLoadingError) in try policy.checkHop(url) }
         loading.connectionGuard = policy.connectionGuard
         loading.s3 = try? s3()
+        // imgproxy's cookie jar sends scoped cookies to their host alone, and all of them everywhere with _ALL.
+        loading.keepsCredentialsAcrossHosts = cookiePassthrough.passesAll
         return loading
     }
 
@@ -83,6 +85,7 @@ extension ServerConfiguration {
         pipeline.maximumConcurrentDownloads = concurrentDownloads
         pipeline.decodingPixelBudget = decodingPixelBudget
         pipeline.draftHeadroom = draftHeadroom
+        pipeline.reducesWhileDecoding = !disableShrinkOnLoad
         pipeline.imageCache = ImageCache(costLimit: imageCacheBytes)
         pipeline.logger = logger
         return pipeline

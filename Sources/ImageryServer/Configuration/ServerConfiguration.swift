@@ -99,6 +99,16 @@ package struct ServerConfiguration: Sendable {
     package var maximumRedirects = 5
     /// The `User-Agent` sent to origins. Default: `imagery-server`.
     package var userAgent = "imagery-server"
+    /// How a URL's source is read: base URL, replacements, file names, `/enc/` sources.
+    package var sourceURLs = SourceURLs()
+    /// Which sources get a client's cookies. Default: none.
+    package var cookiePassthrough = CookiePassthrough()
+    /// What separates a `local://` or `s3://` source's path from its query; empty turns it
+    /// off. Default: `?`.
+    package var sourceURLQuerySeparator: String {
+        get { sources.querySeparator }
+        set { sources.querySeparator = newValue }
+    }
 
     // MARK: Limits
 
@@ -121,6 +131,9 @@ package struct ServerConfiguration: Sendable {
     /// (``ImagePipeline/Configuration/draftHeadroom``). Default: 1, not the library's 2: at
     /// JPEG q80 the encoder's loss hides the finer resize (Benchmarks/README.md has the figures).
     package var draftHeadroom = 1
+    /// The largest side of a result: a larger one is scaled down to fit, as imgproxy's
+    /// `IMGPROXY_MAX_RESULT_DIMENSION` does. Default: 0, no limit.
+    package var maximumResultDimension = 0
     /// Image requests in flight (running or queued) before new ones get 503. Default: 256. A
     /// waiting request holds no source: downloads wait while fetched sources wait for a decode.
     package var maximumQueue = 256
@@ -148,11 +161,30 @@ package struct ServerConfiguration: Sendable {
     package var negotiation = FormatNegotiation(writable: ImageEncoder.supportedFormats)
     /// aom's speed for AVIF responses (`--avif-speed`).
     package var avifSpeed = 9
+    /// Whether responses are attachments by default (`Content-Disposition: attachment`); a URL's
+    /// `return_attachment` says otherwise. Default: `false`, `inline`.
+    package var returnAttachment = false
     /// `Cache-Control` of successful responses. Default: a year, immutable: a URL names its
     /// options and source, so its bytes never change.
     package var cacheControl = "public, max-age=31536000, immutable"
     /// `Cache-Control` of error responses: short, so a fixed origin is seen soon. Default: 10 s.
     package var errorCacheControl = "public, max-age=10"
+    /// Whether answers carry an `ETag` and `If-None-Match` is answered. Default: `true`.
+    package var useETag = true
+    /// Mixed into every ETag, so that changing it changes them all. Default: none.
+    package var etagBuster: String?
+    /// Whether answers carry the source's `Last-Modified` and `If-Modified-Since` is
+    /// answered. Default: `true`.
+    package var useLastModified = true
+    /// An RFC 3339 time no `Last-Modified` is earlier than. Default: none.
+    package var lastModifiedBuster: String?
+    /// Whether the source's `Cache-Control` (or `Expires`) replaces ours. Default: `false`.
+    package var cacheControlPassthrough = false
+    /// Whether image answers carry `Link: <source>; rel="canonical"` for http(s) sources.
+    /// Default: `false`.
+    package var setCanonicalHeader = false
+    /// What is served when a source cannot be had. Default: nothing (the error).
+    package var fallbackImage = FallbackImageSettings()
 
     // MARK: Processing
 
@@ -161,6 +193,30 @@ package struct ServerConfiguration: Sendable {
     /// `--presets-path`: a file of presets, one per line.
     package var presetsPath: String?
     package var onlyPresets = false
+    /// What separates presets in `--presets` (a presets file has one a line). Default: `,`.
+    package var presetsSeparator = ","
+    /// What separates an option's name from its arguments in URLs and presets. Default: `:`.
+    package var argumentsSeparator: Character = ":"
+    /// Whether `/info` URLs name presets only; `nil` follows ``onlyPresets``, as imgproxy's
+    /// `IMGPROXY_INFO_ONLY_PRESETS` does. Default: `nil`.
+    package var infoOnlyPresets: Bool?
+    /// `/info` option names URLs may use; empty allows all. Default: empty.
+    package var allowedInfoOptions: [String] = []
+    /// `--info-presets`: presets of `/info` options, `name=option/option`.
+    package var infoPresets: String?
+    /// `--info-presets-path`: a file of `/info` presets, one per line.
+    package var infoPresetsPath: String?
+    /// Whether EXIF orientation is applied by default; a URL's `auto_rotate` says otherwise.
+    /// Default: `true`.
+    package var autoRotate = true
+    /// Whether a HEIC's embedded thumbnail is decoded whenever it has one; a URL's
+    /// `enforce_thumbnail` says otherwise. Default: `false`.
+    package var enforceThumbnail = false
+    /// Whether every image is decoded at full size before resizing (no DCT scaling, no box
+    /// reduction while decoding, no HEIC thumbnails). Default: `false`.
+    package var disableShrinkOnLoad = false
+    /// Source formats served as they are when a URL asks for no other. Default: none.
+    package var skipProcessingFormats: [ImageFormat] = []
     /// Option names URLs may use; empty allows all.
     package var allowedProcessingOptions: [String] = []
     package var allowSecurityOptions = false

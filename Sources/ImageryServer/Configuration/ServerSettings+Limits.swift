@@ -7,6 +7,7 @@ extension ServerSettings {
         .whole("concurrent-downloads", "Origin downloads at once.", \.concurrentDownloads, in: 1...4096, default: "4 per core, at least 8").changing(.nothingStored),
         .whole("max-decoding-pixels", "Pixels that running decodes may hold at once, across requests; more decodes queue.", \.decodingPixelBudget, in: 1...1_000_000_000_000).changing(.nothingStored),
         .whole("draft-headroom", "How much larger than the output the codec decodes before the final resize: 1 for speed, 2 for finer detail.", \.draftHeadroom, in: 1...4).changing(.bytes),
+        .whole("max-result-dimension", "The largest side of a result, in pixels: a larger result is scaled down to fit (0: no limit).", \.maximumResultDimension, in: 0...1_000_000, imgproxy: "IMGPROXY_MAX_RESULT_DIMENSION").changing(.bytes),
         .whole("max-queue", "Image requests in flight (running or waiting) before new ones get 503.", \.maximumQueue, in: 1...1_000_000).changing(.nothingStored),
     ]
 }

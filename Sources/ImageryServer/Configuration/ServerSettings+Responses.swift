@@ -24,6 +24,7 @@ extension ServerSettings {
         }.changing(.bytes),
         .whole("avif-speed", "aom's speed for AVIF, 0 (smallest files) to 10 (fastest).", \.avifSpeed, in: 0...10, imgproxy: "IMGPROXY_AVIF_SPEED").changing(.bytes),
         .flag("enforce-webp", "Answer WebP to clients whose best is WebP even when the URL names another format.", \.negotiation.enforceWebP, imgproxy: "IMGPROXY_ENFORCE_WEBP").changing(.bytes),
+        .flag("return-attachment", "Content-Disposition: attachment by default, so that browsers download rather than show (a URL's att says otherwise).", \.returnAttachment, imgproxy: "IMGPROXY_RETURN_ATTACHMENT").changing(.storedHeaders),
         .required("cache-control", "Cache-Control of images: a URL names its options and source, so its bytes never change.", \.cacheControl, imgproxy: "IMGPROXY_TTL, in seconds (max-age=N, public; no immutable)", check: headerValue).changing(.storedHeaders),
         .required("error-cache-control", "Cache-Control of errors: short, so a fixed origin is seen soon.", \.errorCacheControl, check: headerValue).changing(.nothingStored),
     ]

@@ -18,7 +18,8 @@ package enum ServerSettings {
     /// The tables, titled by concern, in the order help and docs show them.
     package static let concerns: [(title: String, settings: [ServerSetting])] = [
         ("Network", network), ("Security", security), ("Sources", sources), ("Limits", limits),
-        ("Responses", responses), ("Processing", processing), ("Caches", caches), ("Logging", logging),
+        ("Responses", responses), ("Freshness and fallback", freshness), ("Processing", processing), ("Decoding", decoding),
+        ("Caches", caches), ("Logging", logging),
     ]
 
     /// Every setting.
@@ -182,9 +183,14 @@ package enum ServerSettings {
         if configuration.demo, configuration.localRoot != nil {
             throw SettingError(setting: "--demo", source: origins["demo"] ?? "", reason: "serves the embedded gallery as its local root; drop --local-root")
         }
-        let watermarks = ["watermark-path", "watermark-url", "watermark-data"].filter { origins[$0] != nil }
-        if watermarks.count > 1 {
-            throw SettingError(setting: "--" + watermarks[1], source: origins[watermarks[1]] ?? "", reason: "give one of --watermark-path, --watermark-url and --watermark-data")
+        for names in [["watermark-path", "watermark-url", "watermark-data"], ["fallback-image-data", "fallback-image-path", "fallback-image-url"]] {
+            let given = names.filter { origins[$0] != nil }
+            if given.count > 1 {
+                throw SettingError(setting: "--" + given[1], source: origins[given[1]] ?? "", reason: "give one of " + names.map { "--" + $0 }.joined(separator: ", "))
+            }
+        }
+        if configuration.cookiePassthrough.baseURL.map({ URL(string: $0)?.host == nil }) == true {
+            throw SettingError(setting: "--cookie-base-url", source: origins["cookie-base-url"] ?? "", reason: "must be a URL with a host, such as https://example.com")
         }
     }
 

@@ -13,42 +13,56 @@ struct ImageRenderer: Sendable {
     let pipeline: ImagePipeline
     let negotiation: FormatNegotiation
     let avifSpeed: Int
-    let cacheControl: String
+    /// How answers' caching and validation headers are written.
+    let headers: ResponseHeaderPolicy
+    /// Seconds since 1970: when an answer is made.
+    let now: @Sendable () -> Int
     let logger: Logger
 
     func render(_ plan: ImgproxyPlan, accepted: AcceptedFormats) async throws(ServerError) -> CachedResponse {
         var request = plan.request
+        if headers.passesCacheControlThrough {
+            // The source's freshness is the answer's: an image the pipeline kept from an earlier
+            // download may be past it, so every answer made reads the source again (as imgproxy,
+            // which keeps nothing, does). The response tiers keep answers within that freshness.
+            request.options.formUnion(.reloadIgnoringCachedData)
+        }
         if plan.bypass != nil || plan.maximumSourceBytes > 0 {
             // The source's bytes first: to serve them as they are, or to hold them to the URL's
             // own size limit. Decoding then starts from them, not from a second download.
-            let bytes: [UInt8]
+            let bytes: [UInt8], source: SourceHeaders
             do {
-                bytes = Array(try await pipeline.data(for: request))
+                (bytes, source) = try await pipeline.original(for: request)
             } catch {
                 throw ServerError(error)
             }
             if plan.maximumSourceBytes > 0, bytes.count > plan.maximumSourceBytes {
-                throw ServerError(status: .unprocessableContent, message: "source: \(bytes.count) bytes is over the \(plan.maximumSourceBytes)-byte limit")
+                var error = ServerError(status: .unprocessableContent, message: "source: \(bytes.count) bytes is over the \(plan.maximumSourceBytes)-byte limit")
+                error.isSourceFailure = true
+                throw error
             }
             let format = ImageFormat(sniffing: bytes)
-            if let bypass = plan.bypass, bypass.skips(format) {
+            if let bypass = plan.bypass, bypass.skips(format, requested: plan.format) {
                 // Only images: raw bytes of any other type would be served from this origin.
                 guard let format else { throw ServerError(status: .unsupportedMediaType, message: "source: not an image format this server reads") }
-                return tagged(bytes, contentType: format.mimeType, varyAccept: false)
+                return tagged(bytes, contentType: format.mimeType, varyAccept: false, source: source)
             }
             request.source = .custom(id: "bytes:" + request.source.identity) { bytes }
+            return try await render(plan, request: request, accepted: accepted, source: source)
         }
+        return try await render(plan, request: request, accepted: accepted, source: nil)
+    }
+
+    /// Renders `request` as `plan` says; `source` is what the source said, when its bytes were
+    /// fetched first (else the pipeline's response carries it).
+    private func render(
+        _ plan: ImgproxyPlan, request: ImageRequest, accepted: AcceptedFormats, source: SourceHeaders?
+    ) async throws(ServerError) -> CachedResponse {
         let response: ImageResponse
         do {
             response = try await pipeline.response(for: request)
         } catch {
             throw ServerError(error)
-        }
-        if plan.maximumResultDimension > 0, max(response.image.width, response.image.height) > plan.maximumResultDimension {
-            throw ServerError(
-                status: .unprocessableContent,
-                message: "result: \(response.image.width)x\(response.image.height) is over the \(plan.maximumResultDimension)-pixel side limit"
-            )
         }
         // A stream's poster stands for its frames: an animation goes out as GIF or WebP, which
         // both keep alpha, so transparency only picks between JPEG and PNG for a still.
@@ -78,15 +92,17 @@ struct ImageRenderer: Sendable {
                 throw encodingFailed(format, error)
             }
         }
-        return tagged(bytes, contentType: format.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format))
+        return tagged(
+            bytes, contentType: format.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format),
+            source: source ?? response.sourceHeaders
+        )
     }
 
-    /// A response of `bytes`, its ETag their digest.
-    private func tagged(_ bytes: [UInt8], contentType: String, varyAccept: Bool) -> CachedResponse {
-        let digest = SHA256.hash(data: bytes)
-        return CachedResponse(
-            body: ByteBuffer(bytes: bytes), contentType: contentType,
-            etag: "\"" + Base64URL.encode(Array(digest).prefix(16)) + "\"", varyAccept: varyAccept, cacheControl: cacheControl
+    /// A response of `bytes`, its ETag their digest, with the freshness of a source that said `source`.
+    private func tagged(_ bytes: [UInt8], contentType: String, varyAccept: Bool, source: SourceHeaders) -> CachedResponse {
+        CachedResponse(
+            body: ByteBuffer(bytes: bytes), contentType: contentType, etag: CachedResponse.tag(of: bytes, buster: headers.etagBuster),
+            varyAccept: varyAccept, source: source, madeAt: now(), policy: headers
         )
     }
 

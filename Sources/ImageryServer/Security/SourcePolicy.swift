@@ -32,6 +32,10 @@ struct SourcePolicy: Sendable {
     var allowedBuckets: [String] = []
     /// Buckets `s3://` sources may never name.
     var deniedBuckets: [String] = []
+    /// What separates a `local://` or `s3://` source's path from its query (an S3 version, or a
+    /// query a local file ignores), as imgproxy's `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`; empty
+    /// reads the whole URL as the path. http(s) sources keep their queries whatever it says.
+    var querySeparator = "?"
     /// How hosts are resolved for the connection guard. Injectable, so the guard's decisions
     /// are tested without DNS.
     var resolver: any HostResolving = SystemHostResolver()
@@ -57,16 +61,24 @@ struct SourcePolicy: Sendable {
     /// prefix allowlist nor the address guard applies; the bucket lists do.
     private func s3Source(for url: String) throws(ServerError) -> ImageSource {
         guard allowsS3 else { throw .forbidden("source: s3:// sources are off (no --use-s3)") }
-        if let parsed = URL(string: url), !S3Location.isSafeKey(S3Location.key(of: parsed)) {
-            throw .badRequest("source: an s3:// key may not have a . or .. segment")
-        }
-        guard let parsed = URL(string: url), let location = S3Location(parsed) else {
+        let (path, query) = splittingQuery(url.dropFirst("s3://".count))
+        let bucket = path.prefix { $0 != "/" }
+        guard S3Location.isValidBucket(String(bucket)), let key = path.dropFirst(bucket.count + 1).removingPercentEncoding, !key.isEmpty else {
             throw .badRequest("source: not a valid s3://bucket/key URL")
         }
+        guard S3Location.isSafeKey(key) else { throw .badRequest("source: an s3:// key may not have a . or .. segment") }
+        let version = query.flatMap { $0.isEmpty ? nil : ($0.removingPercentEncoding ?? String($0)) }
+        let location = S3Location(bucket: String(bucket), key: key, versionID: version)
         guard !deniedBuckets.contains(location.bucket), allowedBuckets.isEmpty || allowedBuckets.contains(location.bucket) else {
             throw .forbidden("source: bucket \(location.bucket) is not allowed")
         }
-        return .url(parsed)
+        return .url(location.sourceURL)
+    }
+
+    /// A non-HTTP source's path and query, split at the first ``querySeparator``.
+    private func splittingQuery(_ text: Substring) -> (path: Substring, query: Substring?) {
+        guard !querySeparator.isEmpty, let range = text.range(of: querySeparator) else { return (text, nil) }
+        return (text[..<range.lowerBound], text[range.upperBound...])
     }
 
     /// The check every hop passes before it is requested, the first included: the allowlist.
@@ -128,7 +140,7 @@ struct SourcePolicy: Sendable {
     /// followed) leaves the root.
     func localPath(for url: String) throws(ServerError) -> String {
         guard let localRoot else { throw .forbidden("source: local sources are off (no --local-root)") }
-        let relative = String(url.dropFirst("local://".count))
+        let relative = String(splittingQuery(url.dropFirst("local://".count)).path)
         guard let decoded = relative.removingPercentEncoding, !decoded.contains("\0") else {
             throw .badRequest("source: not a valid local path")
         }

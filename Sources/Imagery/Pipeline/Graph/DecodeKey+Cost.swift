@@ -32,6 +32,10 @@ extension DecodeKey {
     private func stillCost(format: ImageFormat, stored: PixelSize) -> Int {
         let full = stored.width * stored.height
         guard let resize, !allowsUpscaling else { return full }
+        guard reducesWhileDecoding else {
+            // The whole image, then the resized output beside it.
+            return full + ((try? resize.plan(for: stored)).map { $0.outputSize.width * $0.outputSize.height } ?? 0)
+        }
         // The draft is the target times the headroom left for the Lanczos stage. The
         // orientation is not known here: take the larger scale of the two ways round.
         let transposed = PixelSize(width: stored.height, height: stored.width)

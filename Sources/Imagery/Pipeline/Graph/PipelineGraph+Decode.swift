@@ -32,7 +32,7 @@ extension PipelineGraph {
                     feed?.close()
                     job.dependency = nil
                     job.enqueue(on: decodes, cost: decodes.budget == nil ? 0 : key.decodingCost(of: fetched.bytes)) { [unowned self] in
-                        runDecode(job, key: key, source: source, bytes: fetched.bytes, origin: fetched.origin)
+                        runDecode(job, key: key, source: source, fetched: fetched)
                     }
                 case let .finished(.failure(error)):
                     feed?.close()
@@ -52,10 +52,11 @@ extension PipelineGraph {
         }
     }
 
-    private func runDecode(_ job: Job<Decoded>, key: DecodeKey, source: ImageSource, bytes: [UInt8], origin: ImageResponse.Origin) {
+    private func runDecode(_ job: Job<Decoded>, key: DecodeKey, source: ImageSource, fetched: Fetched) {
         let decoder = self.decoder
         job.work = Task(priority: job.priority.taskPriority) {
-            let result = await Self.decode(bytes, key: key, source: source.description, decoder: decoder, origin: origin)
+            let result = await Self.decode(fetched.bytes, key: key, source: source.description, decoder: decoder, origin: fetched.origin)
+                .map { $0.carrying(fetched.headers) }
             self.decodeFinished(job, key: key, source: source, result)
         }
     }

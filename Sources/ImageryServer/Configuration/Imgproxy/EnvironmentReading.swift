@@ -45,7 +45,9 @@ struct EnvironmentReading {
             for (prefix, reader) in readers {
                 let variable = prefix.uppercased() + "_" + imgproxy.name
                 // Our own variable of the same name was read as ours already.
-                guard let raw = environment[variable], !raw.isEmpty, !ServerSettings.all.contains(where: { $0.variable == variable }) else { continue }
+                guard let raw = environment[variable], !raw.isEmpty || ImgproxySettings.emptyIsAValue.contains(imgproxy.name),
+                      !ServerSettings.all.contains(where: { $0.variable == variable })
+                else { continue }
                 let source = ServerSettings.Source(reader: reader, describe: { _ in "the environment (\(variable))" })
                 try await read(imgproxy, as: variable, raw: raw, from: source, failsOnDeprecation: failsOnDeprecation)
             }
@@ -75,6 +77,10 @@ struct EnvironmentReading {
         switch imgproxy.disposition {
         case let .honoured(.setting(name)):
             let setting = ServerSettings.setting(named: name)
+            if raw.isEmpty {
+                // Only a setting whose empty value means something gets here.
+                return try set(setting, to: .text(""), variable: variable, origin: origin)
+            }
             guard let (value, _) = try await ServerSettings.value(of: imgproxy.key, kind: setting.kind, in: [source], secret: setting.isSecret, label: variable)
             else { return }
             try set(setting, to: value, variable: variable, origin: origin)

@@ -40,15 +40,15 @@ extension ImgproxySettings {
     ]
 
     static let miscellaneous: [ImgproxySetting] = [
-        pending("ARGUMENTS_SEPARATOR", "another arguments separator"),
+        .same("ARGUMENTS_SEPARATOR", "arguments-separator"),
         .defaultOnly("USE_LINEAR_COLORSPACE", "false", why: "images are resized in sRGB's own values, as imgproxy does by default"),
-        pending("DISABLE_SHRINK_ON_LOAD", "decoding at full size"),
+        .same("DISABLE_SHRINK_ON_LOAD", "disable-shrink-on-load"),
         pending("STRIP_METADATA", "metadata kept"),
         pending("KEEP_COPYRIGHT", "metadata kept"),
         pending("STRIP_COLOR_PROFILE", "colour profiles kept"),
-        pending("AUTO_ROTATE", "switching rotation off"),
-        pending("ENFORCE_THUMBNAIL", "embedded thumbnails"),
-        pending("RETURN_ATTACHMENT", "attachments by default"),
+        .same("AUTO_ROTATE", "auto-rotate"),
+        .same("ENFORCE_THUMBNAIL", "enforce-thumbnail"),
+        .same("RETURN_ATTACHMENT", "return-attachment"),
         .same("HEALTH_CHECK_PATH", "health-check-path"),
         .converted("FAIL_ON_DEPRECATION", .flag, sets: [], note: "a deprecated imgproxy name stops the start") { _, _ throws(SettingError.Reason) in nil },
     ]

@@ -1,3 +1,8 @@
+import Foundation
+import Imagery
+import ImageryCodecs
+import ImageryImgproxy
+
 extension ImgproxySettings {
     static let compression: [ImgproxySetting] = [
         .same("QUALITY", "quality"),
@@ -23,7 +28,20 @@ extension ImgproxySettings {
         pending("AUTO_JXL", "JPEG XL output"),
         pending("ENFORCE_JXL", "JPEG XL output"),
         .same("PREFERRED_FORMATS", "preferred-formats"),
-        pending("SKIP_PROCESSING_FORMATS", "skipping processing by format"),
+        .converted(
+            "SKIP_PROCESSING_FORMATS", .list, sets: ["skip-processing-formats"],
+            note: "formats imgproxy reads that this build does not are left out, with a warning"
+        ) { configuration, value throws(SettingError.Reason) in
+            guard case let .list(names) = value else { throw .invalid("expected a comma-separated list") }
+            let given = names.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            if let unknown = given.first(where: { !ServerSettings.imgproxyFormatNames.contains($0) }) {
+                throw .invalid("\(unknown.prefix(20)) is not an image format imgproxy knows")
+            }
+            let read = given.filter { ImageFormat(imgproxyExtension: $0).map(ImageDecoder.supportedFormats.contains) ?? false }
+            try ServerSettings.setting(named: "skip-processing-formats").apply(&configuration, .list(read))
+            let unread = given.filter { !read.contains($0) }
+            return unread.isEmpty ? nil : "IMGPROXY_SKIP_PROCESSING_FORMATS lists \(unread.joined(separator: ", ")), which imagery-server does not read; left out"
+        },
         .defaultOnly("PRESERVE_HDR", "false", why: "the pipeline is 8-bit: high-bit-depth sources are converted to 8 bits, as imgproxy does by default"),
         .same("ENABLE_CLIENT_HINTS", "enable-client-hints"),
     ]
@@ -34,18 +52,18 @@ extension ImgproxySettings {
     ]
 
     static let fallback: [ImgproxySetting] = [
-        pending("FALLBACK_IMAGE_DATA", "a fallback image"),
-        pending("FALLBACK_IMAGE_PATH", "a fallback image"),
-        pending("FALLBACK_IMAGE_URL", "a fallback image"),
-        pending("FALLBACK_IMAGE_HTTP_CODE", "a fallback image"),
-        pending("FALLBACK_IMAGE_TTL", "a fallback image"),
+        .same("FALLBACK_IMAGE_DATA", "fallback-image-data"),
+        .same("FALLBACK_IMAGE_PATH", "fallback-image-path"),
+        .same("FALLBACK_IMAGE_URL", "fallback-image-url"),
+        .same("FALLBACK_IMAGE_HTTP_CODE", "fallback-image-http-code"),
+        .same("FALLBACK_IMAGE_TTL", "fallback-image-ttl"),
     ]
 
     static let presets: [ImgproxySetting] = [
         .same("PRESETS", "presets"),
-        pending("PRESETS_SEPARATOR", "another presets separator"),
+        .same("PRESETS_SEPARATOR", "presets-separator"),
         .same("PRESETS_PATH", "presets-path"),
         .same("ONLY_PRESETS", "only-presets"),
-        pending("INFO_ONLY_PRESETS", "presets for /info"),
+        .same("INFO_ONLY_PRESETS", "info-only-presets"),
     ]
 }

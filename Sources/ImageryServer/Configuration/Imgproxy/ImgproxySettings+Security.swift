@@ -19,22 +19,28 @@ extension ImgproxySettings {
             configuration.maximumAnimationFramePixels = Int((megapixels * 1_000_000).rounded())
             return nil
         },
-        pending("MAX_RESULT_DIMENSION", "a result dimension limit"),
+        .same("MAX_RESULT_DIMENSION", "max-result-dimension"),
         .same("ALLOWED_PROCESSING_OPTIONS", "allowed-processing-options"),
-        pending("ALLOWED_INFO_OPTIONS", "an allow list of /info options"),
+        .same("ALLOWED_INFO_OPTIONS", "allowed-info-options"),
         .converted("MAX_CHAINED_PIPELINES", .whole, sets: [], note: "imagery-server runs one pipeline a URL, within any limit") { _, value throws(SettingError.Reason) in
             guard case let .whole(count) = value, count >= 0 else { throw .invalid("expected 0 or more") }
             return nil
         },
         .same("MAX_REDIRECTS", "max-redirects"),
         pending("SECRET", "the Authorization: Bearer secret"),
-        pending("SOURCE_URL_ENCRYPTION_KEY", "encrypted source URLs"),
+        .same("SOURCE_URL_ENCRYPTION_KEY", "source-url-encryption-key"),
         pending("ALLOW_ORIGIN", "CORS"),
         .same("ALLOWED_SOURCES", "allowed-sources"),
         .same("ALLOW_LOOPBACK_SOURCE_ADDRESSES", "allow-loopback-sources"),
         pending("ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", "link-local sources"),
         pending("ALLOW_PRIVATE_SOURCE_ADDRESSES", "switching private sources"),
-        pending("PNG_UNLIMITED", "lifting PNG's limits"),
+        .converted(
+            "PNG_UNLIMITED", .flag, sets: [],
+            note: "accepted either way: the PNG decoder's chunk limits (1,000 kept, 16 MiB each) drop a text or metadata chunk past them with a warning and never refuse an image, so there is nothing to lift; the pixel limit stays"
+        ) { _, value throws(SettingError.Reason) in
+            guard case .flag = value else { throw .invalid("expected true or false") }
+            return nil
+        },
         pending("SVG_UNLIMITED", "SVG sources"),
         pending("SANITIZE_SVG", "SVG sources"),
         pending("IGNORE_SSL_VERIFICATION", "skipping TLS verification"),
@@ -42,8 +48,8 @@ extension ImgproxySettings {
     ]
 
     static let cookies: [ImgproxySetting] = [
-        pending("COOKIE_PASSTHROUGH", "cookie passthrough"),
-        pending("COOKIE_BASE_URL", "cookie passthrough"),
-        pending("COOKIE_PASSTHROUGH_ALL", "cookie passthrough"),
+        .same("COOKIE_PASSTHROUGH", "cookie-passthrough"),
+        .same("COOKIE_BASE_URL", "cookie-base-url"),
+        .same("COOKIE_PASSTHROUGH_ALL", "cookie-passthrough-all"),
     ]
 }

@@ -40,8 +40,8 @@ extension ImgproxySettings {
             configuration.cacheControl = seconds == 0 ? "no-cache" : "max-age=\(seconds), public"
             return nil
         },
-        pending("CACHE_CONTROL_PASSTHROUGH", "passing the source's Cache-Control through"),
-        pending("SET_CANONICAL_HEADER", "the canonical Link header"),
+        .same("CACHE_CONTROL_PASSTHROUGH", "cache-control-passthrough"),
+        .same("SET_CANONICAL_HEADER", "set-canonical-header"),
         pending("SO_REUSEPORT", "SO_REUSEPORT"),
         pending("PATH_PREFIX", "a path prefix"),
         .converted("USER_AGENT", .text, sets: ["user-agent"], note: "%current_version is this server's version") { configuration, value throws(SettingError.Reason) in
@@ -50,10 +50,10 @@ extension ImgproxySettings {
             try ServerSettings.setting(named: "user-agent").apply(&configuration, .text(expanded))
             return nil
         },
-        pending("USE_ETAG", "switching ETags off"),
-        pending("ETAG_BUSTER", "an ETag buster"),
-        pending("USE_LAST_MODIFIED", "Last-Modified"),
-        pending("LAST_MODIFIED_BUSTER", "a Last-Modified buster"),
+        .same("USE_ETAG", "use-etag"),
+        .same("ETAG_BUSTER", "etag-buster"),
+        .same("USE_LAST_MODIFIED", "use-last-modified"),
+        .same("LAST_MODIFIED_BUSTER", "last-modified-buster"),
         pending("ENABLE_DEBUG_HEADERS", "debug headers"),
     ]
 }

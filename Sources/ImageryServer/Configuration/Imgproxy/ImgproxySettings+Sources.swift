@@ -1,6 +1,6 @@
 extension ImgproxySettings {
     static let sources: [ImgproxySetting] = [
-        pending("SOURCE_URL_QUERY_SEPARATOR", "another query separator"),
+        .same("SOURCE_URL_QUERY_SEPARATOR", "source-url-query-separator"),
         .same("LOCAL_FILESYSTEM_ROOT", "local-root"),
         .same("USE_S3", "use-s3"),
         .same("S3_REGION", "s3-region"),
@@ -26,9 +26,9 @@ extension ImgproxySettings {
         otherCloud("SWIFT_DOMAIN", "OpenStack Swift"), otherCloud("SWIFT_TIMEOUT_SECONDS", "OpenStack Swift"),
         otherCloud("SWIFT_CONNECT_TIMEOUT_SECONDS", "OpenStack Swift"), otherCloud("SWIFT_ALLOWED_BUCKETS", "OpenStack Swift"),
         otherCloud("SWIFT_DENIED_BUCKETS", "OpenStack Swift"),
-        pending("BASE_URL", "a base URL"),
-        pending("URL_REPLACEMENTS", "URL replacements"),
-        pending("BASE64_URL_INCLUDES_FILENAME", "filenames after base64 sources"),
+        .same("BASE_URL", "base-url"),
+        .same("URL_REPLACEMENTS", "url-replacements"),
+        .same("BASE64_URL_INCLUDES_FILENAME", "base64-url-includes-filename"),
     ]
 
     /// The settings that pull an environment from elsewhere before the server reads it.

@@ -10,6 +10,10 @@ package enum ImgproxySettings {
     /// The settings by name.
     package static let byName: [String: ImgproxySetting] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
+    /// The settings whose empty value is a value, not "unset", as imgproxy reads them: an empty
+    /// query separator turns query extraction off.
+    static let emptyIsAValue: Set<String> = ["SOURCE_URL_QUERY_SEPARATOR"]
+
     /// A setting this build does not offer yet: refused by name until its behaviour lands.
     static func pending(_ name: String, _ what: String) -> ImgproxySetting {
         .refused(name, why: "\(what) is not implemented in imagery-server yet", instead: "", accepting: nil)
