@@ -31,10 +31,18 @@ struct ServerSettingsTests {
         "s3-endpoint-use-path-style": ("false", "false"), "s3-allowed-buckets": ("photos,media", "photos,media"), "s3-denied-buckets": ("private", "private"),
         "s3-result-storage": ("results/imagery", "results/imagery"), "s3-result-storage-timeout": ("0.25", "0.25"),
         "s3-result-storage-write-timeout": ("5", "5"),
+        "network": ("tcp4", "tcp4"), "unix-socket": ("/tmp/imagery-settings.sock", "/tmp/imagery-settings.sock"),
+        "path-prefix": ("/img", "/img"), "max-clients": ("16", "16"), "request-timeout": ("12", "12"),
+        "read-request-timeout": ("3", "3"), "write-response-timeout": ("4.5", "4.5"), "keep-alive-timeout": ("0", "0"),
+        "client-keep-alive-timeout": ("0", "0"), "graceful-stop-timeout": ("7", "7"),
+        "allow-private-sources": ("true", "true"), "allow-link-local-sources": ("true", "true"),
+        "secret": ("bearer-token", "bearer-token"), "allow-origin": ("https://app.example", "https://app.example"),
+        "ignore-ssl-verification": ("true", "true"), "requests-queue-size": ("5", "5"),
+        "report-downloading-errors": ("false", "false"), "development-errors-mode": ("true", "true"),
     ]
 
     /// Settings left out of a file that sets all the others: each excludes one that is in it.
-    static let exclusive: Set<String> = ["local-root", "watermark-url", "watermark-data"]
+    static let exclusive: Set<String> = ["local-root", "watermark-url", "watermark-data", "unix-socket", "requests-queue-size"]
 
     static func load(_ arguments: [String] = [], environment: [String: String] = [:]) async throws(SettingError) -> ServerSettings.Loaded {
         try await ServerSettings.load(arguments: ["imagery-server"] + arguments, environment: environment)

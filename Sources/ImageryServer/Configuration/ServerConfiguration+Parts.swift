@@ -67,6 +67,8 @@ extension ServerConfiguration {
         loading.hopCheck = { url throws(DataLoadingError) in try policy.checkHop(url) }
         loading.connectionGuard = policy.connectionGuard
         loading.s3 = try? s3()
+        loading.keepAliveTimeout = clientKeepAliveTimeout
+        loading.verifiesCertificates = !ignoreSSLVerification
         return loading
     }
 

@@ -17,7 +17,7 @@ import SystemPackage
 package enum ServerSettings {
     /// The tables, titled by concern, in the order help and docs show them.
     package static let concerns: [(title: String, settings: [ServerSetting])] = [
-        ("Network", network), ("Security", security), ("Sources", sources), ("Limits", limits),
+        ("Network", network), ("Timeouts", timeouts), ("Security", security), ("Sources", sources), ("Limits", limits),
         ("Responses", responses), ("Processing", processing), ("Caches", caches), ("Logging", logging),
     ]
 
@@ -55,7 +55,8 @@ package enum ServerSettings {
     ///   `--config` or environment file.
     package static func load(arguments: [String], environment given: [String: String]) async throws(SettingError) -> Loaded {
         let action = try checkArguments(Array(arguments.dropFirst()))
-        let environment = try EnvironmentFile.merged(into: given)
+        // As imgproxy loads them: AWS's secret, then its parameters, then the file, each over the last.
+        let environment = try EnvironmentFile.merged(into: try await AWSEnvironment.merged(into: given))
         let secrets = all.filter(\.isSecret)
         let commandLine = CommandLineArgumentsProvider(arguments: arguments, secretsSpecifier: .specific(Set(secrets.map(\.flag))))
         let variables = EnvironmentVariablesProvider(
@@ -178,6 +179,13 @@ package enum ServerSettings {
         let watermarks = ["watermark-path", "watermark-url", "watermark-data"].filter { origins[$0] != nil }
         if watermarks.count > 1 {
             throw SettingError(setting: "--" + watermarks[1], source: origins[watermarks[1]] ?? "", reason: "give one of --watermark-path, --watermark-url and --watermark-data")
+        }
+        try checkListening(configuration, origins: origins)
+        if configuration.requestsQueueSize > 0, origins["max-queue"] != nil {
+            throw SettingError(
+                setting: "--requests-queue-size", source: origins["requests-queue-size"] ?? "",
+                reason: "give one of --max-queue (requests in flight, then 503) and --requests-queue-size (requests waiting beyond --concurrency, then 429)"
+            )
         }
     }
 

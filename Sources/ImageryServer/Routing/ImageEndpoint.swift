@@ -16,6 +16,8 @@ struct ImageEndpoint: Sendable {
     /// `IMAGERY_ENABLE_CLIENT_HINTS`: `DPR` and `Width` fill in what URLs leave unsaid.
     let clientHints: Bool
     let errorCacheControl: String
+    /// How failures are logged and answered.
+    let errors: ErrorReporting
     let logger: Logger
 
     func respond(to request: Request) async -> Response {
@@ -43,12 +45,7 @@ struct ImageEndpoint: Sendable {
                 try await renderer.render(plan, accepted: accepted)
             }
         } catch {
-            if error.status.code >= 500 {
-                var metadata: Logger.Metadata = ["status": "\(error.status.code)", "error": "\(error.message)"]
-                if let detail = error.detail { metadata["detail"] = "\(detail)" }
-                logger.warning("request failed", metadata: metadata)
-            }
-            return PlainResponse.error(error, cacheControl: errorCacheControl)
+            return errors.response(for: error)
         }
     }
 }

@@ -18,6 +18,8 @@ struct InfoEndpoint: Sendable {
     let settings: String
     let cacheControl: String
     let errorCacheControl: String
+    /// How failures are logged and answered.
+    let errors: ErrorReporting
     let logger: Logger
 
     /// The largest side of the draft the pixel fields are computed on.
@@ -34,10 +36,7 @@ struct InfoEndpoint: Sendable {
                 try await info(asked.options, source: asked.source)
             }
         } catch {
-            if error.status.code >= 500 {
-                logger.warning("info failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
-            }
-            return PlainResponse.error(error, cacheControl: errorCacheControl)
+            return errors.response(for: error, what: "info failed")
         }
     }
 

@@ -19,6 +19,10 @@ struct SourcePolicy: Sendable {
     var allowedPrefixes: [String] = []
     /// Whether loopback origins may be fetched (for local use and tests).
     var allowLoopback = false
+    /// Whether private and shared (CGNAT) origins may be fetched.
+    var allowPrivate = false
+    /// Whether link-local origins may be fetched.
+    var allowLinkLocal = false
     /// The directory `local:///path` sources are read from; `nil` turns them off.
     var localRoot: String?
     /// Whether `s3://bucket/key` sources are read (`--use-s3`).
@@ -42,7 +46,7 @@ struct SourcePolicy: Sendable {
               let host = parsed.host, !host.isEmpty
         else { throw .badRequest("source: not an http(s) or local:// URL") }
         guard isAllowed(url) else { throw .forbidden("source: not in the allowed sources") }
-        if let literal = AddressClassifier.classify(host), !literal.isAllowed(allowLoopback: allowLoopback) {
+        if let literal = AddressClassifier.classify(host), !literal.isAllowed(by: self) {
             throw .forbidden("source: \(literal.rawValue) addresses are refused")
         }
         return .url(parsed)
@@ -71,7 +75,7 @@ struct SourcePolicy: Sendable {
     /// The SSRF guard: the check of every address a hop's host resolves to, before connecting.
     func checkAddress(_ address: String, host: String) throws(DataLoadingError) {
         let kind = AddressClassifier.classify(address) ?? .reserved
-        guard kind.isAllowed(allowLoopback: allowLoopback) else {
+        guard kind.isAllowed(by: self) else {
             throw .redirectRefused(source: host, detail: "\(kind.rawValue) addresses are refused")
         }
     }

@@ -27,17 +27,17 @@ extension ImgproxySettings {
             return nil
         },
         .same("MAX_REDIRECTS", "max-redirects"),
-        pending("SECRET", "the Authorization: Bearer secret"),
+        .same("SECRET", "secret"),
         pending("SOURCE_URL_ENCRYPTION_KEY", "encrypted source URLs"),
-        pending("ALLOW_ORIGIN", "CORS"),
+        .same("ALLOW_ORIGIN", "allow-origin"),
         .same("ALLOWED_SOURCES", "allowed-sources"),
         .same("ALLOW_LOOPBACK_SOURCE_ADDRESSES", "allow-loopback-sources"),
-        pending("ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", "link-local sources"),
-        pending("ALLOW_PRIVATE_SOURCE_ADDRESSES", "switching private sources"),
+        .same("ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", "allow-link-local-sources"),
+        .same("ALLOW_PRIVATE_SOURCE_ADDRESSES", "allow-private-sources"),
         pending("PNG_UNLIMITED", "lifting PNG's limits"),
         pending("SVG_UNLIMITED", "SVG sources"),
         pending("SANITIZE_SVG", "SVG sources"),
-        pending("IGNORE_SSL_VERIFICATION", "skipping TLS verification"),
+        .same("IGNORE_SSL_VERIFICATION", "ignore-ssl-verification"),
         .same("ALLOW_SECURITY_OPTIONS", "allow-security-options"),
     ]
 
