@@ -185,6 +185,7 @@ let package = Package(
                 "ImageryDiskCache",
                 "ImageryHTTPClient",
                 "ImageryImgproxy",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

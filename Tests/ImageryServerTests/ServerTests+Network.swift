@@ -38,6 +38,32 @@ struct ServerNetworkTests {
         #expect(await connection.readResponse()?.body == Array("ok\n".utf8))
     }
 
+    @Test("imagery-server health asks under --path-prefix, past --secret, and over --unix-socket")
+    func healthCheck() async throws {
+        // Given a server under a prefix with a secret, and one on a Unix socket
+        let prefixed = try await ServerHarness.start {
+            $0.pathPrefix = "/img"
+            $0.secret = "token"
+        }
+        defer { prefixed.cancel() }
+        var configuration = prefixed.server.configuration
+        configuration.port = prefixed.port
+        #expect(HealthCheck.url(for: configuration) == "http://127.0.0.1:\(prefixed.port)/img/health")
+        let directory = "/tmp/imagery-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = try await ServerHarness.start { $0.unixSocket = directory + "/s.sock" }
+        defer { socket.cancel() }
+
+        // When the health command asks each as its settings describe it
+        let overTCP = await HealthCheck.run(configuration)
+        let overSocket = await HealthCheck.run(socket.server.configuration)
+
+        // Then both answer 200
+        #expect(overTCP.healthy, "\(overTCP.message)")
+        #expect(overSocket.healthy && overSocket.message.hasPrefix("http+unix://"), "\(overSocket.message)")
+    }
+
     @Test("--network tcp4 resolves a name to its IPv4 address, and refuses an IPv6 one")
     func tcp4() async throws {
         let server = try await ServerHarness.start {

@@ -41,11 +41,6 @@ enum AddressClass: String, Sendable, Equatable {
         case .multicast, .unspecified, .ipv4Mapped, .reserved: false
         }
     }
-
-    /// Whether `policy`'s switches let a source at such an address be fetched.
-    func isAllowed(by policy: SourcePolicy) -> Bool {
-        isAllowed(allowLoopback: policy.allowLoopback, allowPrivate: policy.allowPrivate, allowLinkLocal: policy.allowLinkLocal)
-    }
 }
 
 enum AddressClassifier {
