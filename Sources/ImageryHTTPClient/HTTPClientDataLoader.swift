@@ -3,6 +3,7 @@ import Foundation
 import Imagery
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// Loads `http` and `https` sources with AsyncHTTPClient, the server-side Swift client, and
 /// every other source as `DataLoader` does.
@@ -67,6 +68,22 @@ public final class HTTPClientDataLoader: DataLoading {
         /// Where `s3://bucket/key[?version]` sources are read, signed; `nil` refuses them as
         /// unsupported. Neither ``hopCheck`` nor ``connectionGuard`` applies to its endpoint.
         public var s3: S3Configuration?
+        /// Whether a source's credential headers (`Authorization`, `Cookie`,
+        /// `Proxy-Authorization`) follow a redirect to another host. By default they go only to
+        /// the source's host and its subdomains, as Go's client and browsers send them, so that a
+        /// redirect cannot hand them to an origin they were not meant for. Default: `false`.
+        ///
+        /// ```swift
+        /// configuration.keepsCredentialsAcrossHosts = true   // a CDN that redirects to a sibling host
+        /// ```
+        public var keepsCredentialsAcrossHosts = false
+        /// How long an idle connection is kept for the next request to its host; `.zero`
+        /// closes each connection after one response. Default: 60 seconds.
+        public var keepAliveTimeout: Duration = .seconds(60)
+        /// Whether servers' TLS certificates are checked. Default: `true`. `false` accepts any
+        /// certificate, which lets anyone on the network path answer for any host: for a test
+        /// origin with a self-signed certificate, never for the internet.
+        public var verifiesCertificates = true
 
         /// The defaults: 64 MiB, 30 s idle, 60 s in all, 5 redirects.
         public init() {}
@@ -90,7 +107,17 @@ public final class HTTPClientDataLoader: DataLoading {
             redirectConfiguration: .disallow,   // followed here, hop by hop
             timeout: .init(connect: idle, read: idle)
         )
+        if !configuration.verifiesCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = .none
+            clientConfiguration.tlsConfiguration = tls
+        }
         clientConfiguration.decompression = .disabled
+        if configuration.keepAliveTimeout > .zero {
+            clientConfiguration.connectionPool.idleTimeout = TimeAmount(configuration.keepAliveTimeout)
+        } else {
+            clientConfiguration.maximumUsesPerConnection = 1
+        }
         // A refused connection fails the request at once; RetryingDataLoader decides whether
         // to try again, within its deadline. (AsyncHTTPClient would retry it until the connect
         // timeout.)
@@ -149,7 +176,9 @@ public final class HTTPClientDataLoader: DataLoading {
             let client = lease?.client ?? self.client
             var request = HTTPClientRequest(url: current.absoluteString)
             request.headers.add(name: "Accept", value: configuration.accept)
-            for (name, value) in configuration.additionalHeaders.merging(headers, uniquingKeysWith: { $1 }) {
+            let sent = configuration.keepsCredentialsAcrossHosts || Self.isSameSite(current, as: url)
+                ? headers : headers.filter { !Self.credentialHeaderNames.contains($0.key.lowercased()) }
+            for (name, value) in configuration.additionalHeaders.merging(sent, uniquingKeysWith: { $1 }) {
                 request.headers.replaceOrAdd(name: name, value: value)
             }
             let response = try await client.execute(request, deadline: .now() + TimeAmount(configuration.totalDeadline))
@@ -165,6 +194,16 @@ public final class HTTPClientDataLoader: DataLoading {
             }
             return response
         }
+    }
+
+    /// The request headers that carry a client's credentials.
+    static let credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    /// Whether `hop` is on `source`'s host or one of its subdomains, where a source's
+    /// credentials may follow a redirect.
+    static func isSameSite(_ hop: URL, as source: URL) -> Bool {
+        guard let host = hop.host?.lowercased(), let origin = source.host?.lowercased() else { return false }
+        return host == origin || host.hasSuffix("." + origin)
     }
 
     /// An object from the operator's S3 endpoint, signed, with no redirect and no guard.

@@ -60,6 +60,7 @@ extension ImgproxyOptionSet {
     /// option overriding an earlier.
     init(parsing segments: some Sequence<some StringProtocol>, rules: ImgproxyOptionRules) throws(ImgproxyError) {
         self.init()
+        for segment in rules.defaultSegments { try apply(segment, rules: rules, fromPreset: true) }
         if let preset = rules.presets["default"] {
             for segment in preset { try apply(segment, rules: rules, fromPreset: true) }
         }
@@ -146,7 +147,7 @@ extension ImgproxyOptionSet {
 
 extension ImgproxyOptions: ImgproxyOptionSet {
     static let table = ImgproxyOptionTable(
-        sizeOptions + placementOptions + effectOptions + outputOptions + deliveryOptions + securityOptions + extensionOptions,
+        sizeOptions + placementOptions + effectOptions + outputOptions + qualityOptions + deliveryOptions + securityOptions + extensionOptions,
         security: securityOptions
     )
 

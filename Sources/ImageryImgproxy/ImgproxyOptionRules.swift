@@ -26,9 +26,26 @@ public struct ImgproxyOptionRules: Sendable, Hashable {
     /// `IMAGERY_ALLOW_SECURITY_OPTIONS`: whether URLs may lower the server's limits with
     /// `max_src_resolution` and the other security options.
     public var allowsSecurityOptions = false
-    /// `IMAGERY_ARGUMENTS_SEPARATOR`: what separates an option's name from its arguments.
-    /// Default: `:`.
+    /// `IMAGERY_ARGUMENTS_SEPARATOR`: what separates an option's name from its arguments, in
+    /// URLs and presets alike. Set it before presets are read (``init(presets:argumentsSeparator:)``
+    /// takes it). Default: `:`.
     public var argumentsSeparator: Character = ":"
+    /// `IMAGERY_BASE64_URL_INCLUDES_FILENAME`: the last segment of a base64 or encrypted source
+    /// is a file name for search engines (`/…/aHR0cDovL2V4YW1wbGUuY29tL3B1cHB5LmpwZw/puppy.jpg`),
+    /// dropped when something is left before it. Default: `false`.
+    public var base64SourcesIncludeFilename = false
+
+    /// The server's own answers to what a URL leaves unsaid, as option segments applied before
+    /// the `default` preset and the URL's own options, which override them: `att:1` for
+    /// `IMAGERY_RETURN_ATTACHMENT`, `ar:0` for `IMAGERY_AUTO_ROTATE=false`. Written with
+    /// ``argumentsSeparator``; not limited by ``allowedOptions``. Default: none.
+    ///
+    /// ```swift
+    /// rules.defaultSegments = ["att:1"]
+    /// try ImgproxyOptions(segments: ["w:300"], rules: rules).returnsAttachment   // true
+    /// try ImgproxyOptions(segments: ["att:0"], rules: rules).returnsAttachment   // false
+    /// ```
+    public var defaultSegments: [String] = []
 
     /// Every option allowed, no presets.
     public init() {}
@@ -40,7 +57,44 @@ public struct ImgproxyOptionRules: Sendable, Hashable {
     ///   name or options, a name given twice, an option that does not parse, or a preset that
     ///   names another preset.
     public init(presets: String) throws(ImgproxyError) {
-        for entry in presets.split(whereSeparator: { $0 == "," || $0 == "\n" }) {
+        try self.init(presets: presets.split(whereSeparator: { $0 == "," || $0 == "\n" }).map(String.init))
+    }
+
+    /// Rules with each of `presets` one preset (`name=option/option`), their options written
+    /// with `argumentsSeparator`: the entries of `IMAGERY_PRESETS` split at
+    /// `IMAGERY_PRESETS_SEPARATOR`, and the lines of a presets file. Blank entries and those
+    /// starting with `#` are skipped.
+    ///
+    /// ```swift
+    /// let rules = try ImgproxyOptionRules(presets: ["thumb=rs;fill;300;300", "blurry=bl;4"], argumentsSeparator: ";")
+    /// rules.argumentsSeparator   // ";"
+    /// ```
+    ///
+    /// - Throws: ``ImgproxyError/Kind/invalidOption`` naming the preset, as ``init(presets:)``.
+    public init(presets: [String], argumentsSeparator: Character = ":") throws(ImgproxyError) {
+        self.argumentsSeparator = argumentsSeparator
+        self.presets = try Self.presets(presets, validatedAs: ImgproxyOptions.self, separator: argumentsSeparator)
+    }
+
+    /// Rules for `/info` URLs with `presets`, each `name=option/option` of info options
+    /// (`IMAGERY_INFO_PRESETS`; imgproxy offers these in its Pro edition).
+    ///
+    /// ```swift
+    /// let rules = try ImgproxyOptionRules(infoPresets: ["colours=avg:1/dc:1"])
+    /// let options = try ImgproxyInfoOptions(segments: ["pr:colours"], rules: rules)
+    /// ```
+    ///
+    /// - Throws: ``ImgproxyError/Kind/invalidOption`` naming the preset, as ``init(presets:)``.
+    public init(infoPresets: [String], argumentsSeparator: Character = ":") throws(ImgproxyError) {
+        self.argumentsSeparator = argumentsSeparator
+        self.presets = try Self.presets(infoPresets, validatedAs: ImgproxyInfoOptions.self, separator: argumentsSeparator)
+    }
+
+    private static func presets<Options: ImgproxyOptionSet>(
+        _ entries: [String], validatedAs: Options.Type, separator: Character
+    ) throws(ImgproxyError) -> [String: [String]] {
+        var presets: [String: [String]] = [:]
+        for entry in entries {
             let line = entry.trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             guard let equals = line.firstIndex(of: "="), equals != line.startIndex else {
@@ -48,19 +102,21 @@ public struct ImgproxyOptionRules: Sendable, Hashable {
             }
             let name = String(line[..<equals]), segments = line[line.index(after: equals)...].split(separator: "/").map(String.init)
             guard !segments.isEmpty else { throw ImgproxyError(.invalidOption, "preset \(name.prefix(40)): no options") }
-            guard self.presets[name] == nil else { throw ImgproxyError(.invalidOption, "preset \(name.prefix(40)): given twice") }
-            for segment in segments where ["preset", "pr"].contains(ImgproxyArguments(segment: segment, separator: argumentsSeparator).option) {
+            guard presets[name] == nil else { throw ImgproxyError(.invalidOption, "preset \(name.prefix(40)): given twice") }
+            for segment in segments where ["preset", "pr"].contains(ImgproxyArguments(segment: segment, separator: separator).option) {
                 throw ImgproxyError(.invalidOption, "preset \(name.prefix(40)): a preset cannot name another")
             }
             do throws(ImgproxyError) {
                 var trusted = ImgproxyOptionRules()
                 trusted.allowsSecurityOptions = true
-                _ = try ImgproxyOptions(segments: segments, rules: trusted)
+                trusted.argumentsSeparator = separator
+                _ = try Options(parsing: segments, rules: trusted)
             } catch {
                 throw ImgproxyError(.invalidOption, "preset \(name.prefix(40)): \(error.message)")
             }
-            self.presets[name] = segments
+            presets[name] = segments
         }
+        return presets
     }
 
     /// Whether the path parser should read a colon-free segment named `segment` as a preset.

@@ -13,15 +13,14 @@ extension ImgproxyOptions {
             options.cacheBuster.map { [$0] }
         },
         // What Imagery always does, whatever the value: its encoders write no metadata and no
-        // ICC profile (every image is converted to sRGB), EXIF orientation is always applied,
-        // HDR sources come out 8-bit, and a HEIC draft takes the embedded thumbnail whenever it
-        // covers the size. Accepted, so that URLs that send them are served; never written.
+        // ICC profile (every image is converted to sRGB), and HDR sources come out 8-bit.
+        // Accepted, so that URLs that send them are served; never written.
         ImgproxyOption(names: ["strip_metadata", "sm"], parse: acceptedBoolean),
         ImgproxyOption(names: ["keep_copyright", "kcr"], parse: acceptedBoolean),
         ImgproxyOption(names: ["strip_color_profile", "scp"], parse: acceptedBoolean),
         ImgproxyOption(names: ["preserve_hdr", "ph"], parse: acceptedBoolean),
-        ImgproxyOption(names: ["auto_rotate", "ar"], parse: acceptedBoolean),
-        ImgproxyOption(names: ["enforce_thumbnail", "eth"], parse: acceptedBoolean),
+        flag(["auto_rotate", "ar"], \.autoRotate, default: true),
+        flag(["enforce_thumbnail", "eth"], \.enforcesThumbnail, default: false),
         expires(\.expires),
         ImgproxyOption(names: ["filename", "fn"]) { options, arguments throws(ImgproxyError) in
             // The name, then whether it is base64url-encoded (for names a URL cannot carry).

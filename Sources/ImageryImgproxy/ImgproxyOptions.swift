@@ -178,11 +178,24 @@ public struct ImgproxyOptions: Sendable, Hashable {
     /// `skip_processing`/`skp`: source formats served as they are, their bytes untouched.
     /// Default: none.
     public var skipProcessing: Set<ImageFormat> = []
+    /// `auto_rotate`/`ar`: whether the source's EXIF orientation is applied; `ar:0` takes the
+    /// pixels as stored. Default: `true` (a server's `IMAGERY_AUTO_ROTATE` may say otherwise).
+    public var autoRotate = true
+    /// `enforce_thumbnail`/`eth`: decode the embedded thumbnail whenever the source has one
+    /// (HEIC), whatever its size. Default: `false` (a server's `IMAGERY_ENFORCE_THUMBNAIL` may
+    /// say otherwise).
+    public var enforcesThumbnail = false
     /// `raw`: the source's bytes, unprocessed, whatever their format (the server's source
     /// guard and size limit still apply). Default: `false`.
     public var raw = false
     /// The security options' limits (see ``SecurityLimits``). Default: none lowered.
     public var security = SecurityLimits()
+    /// `autoquality`/`aq`: the quality chosen per image rather than fixed; `nil` leaves it to
+    /// the server (which chooses none unless `IMAGERY_AUTOQUALITY_METHOD` says so).
+    public var autoQuality: ImgproxyAutoQuality?
+    /// `format:best` (`f:best`, or `best` as the extension): every candidate format encoded and
+    /// the smallest answered. Default: `false`.
+    public var bestFormat = false
     /// Imagery's own option, not imgproxy's: `circle:1` masks the result to the largest centred
     /// circle, anti-aliased in alpha. Default: `false`.
     public var circle = false

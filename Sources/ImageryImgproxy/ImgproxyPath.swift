@@ -2,11 +2,14 @@ import Foundation
 import Imagery
 
 /// An imgproxy request path split into its parts, before anything is checked:
-/// `/{signature}/{options…}/{base64url source}[.{ext}]` or
-/// `/{signature}/{options…}/plain/{percent-encoded source}[@{ext}]`.
+/// `/{signature}/{options…}/{base64url source}[.{ext}]`,
+/// `/{signature}/{options…}/plain/{percent-encoded source}[@{ext}]` or
+/// `/{signature}/{options…}/enc/{encrypted source}[.{ext}]`.
 ///
-/// Options end at the first segment without a `:`, as in imgproxy; that segment starts the
-/// source. A base64 source may be split by `/` (imgproxy allows it for long URLs).
+/// Options end at the first segment without the arguments separator (`:`), as in imgproxy;
+/// that segment starts the source. A base64 or encrypted source may be split by `/` (imgproxy
+/// allows it for long URLs), and with ``ImgproxyOptionRules/base64SourcesIncludeFilename`` its
+/// last segment is a file name for search engines, dropped.
 ///
 /// ```swift
 /// let path = try ImgproxyPath(parsing: "/unsafe/rs:fit:300:300/plain/https://example.com/a.jpg@webp")
@@ -21,6 +24,8 @@ public struct ImgproxyPath: Sendable, Hashable {
         case base64
         /// `plain/` and the percent-encoded URL; the extension follows an `@`.
         case plain
+        /// `enc/` and the URL encrypted by ``ImgproxySourceCipher``; the extension follows a `.`.
+        case encrypted
     }
 
     /// The first segment, as sent.
@@ -29,8 +34,12 @@ public struct ImgproxyPath: Sendable, Hashable {
     public var signedPart: String
     /// The option segments, in order, still unparsed (`rs:fit:300:200`).
     public var options: [String]
-    /// The decoded source URL (`http://…`, `local:///…`).
+    /// The decoded source URL (`http://…`, `local:///…`); for an ``SourceEncoding/encrypted``
+    /// source, the encrypted text as sent (base64url, its `/` splits removed), which
+    /// ``ImgproxySourceCipher/decrypt(_:)`` reads once the signature has been checked.
     public var source: String
+    /// How the source was written.
+    public var sourceEncoding: SourceEncoding
     /// The extension asked for, lowercased, if any (`webp`; `tiff` is kept for the caller to refuse).
     public var fileExtension: String?
 
@@ -43,7 +52,10 @@ public struct ImgproxyPath: Sendable, Hashable {
     }
 
     /// Splits `path` under a server's `rules`: with ``ImgproxyOptionRules/onlyPresets``, a
-    /// segment that names a preset is an option segment though it has no `:`.
+    /// segment that names a preset is an option segment though it has no `:`; options are told
+    /// from the source by ``ImgproxyOptionRules/argumentsSeparator``; and with
+    /// ``ImgproxyOptionRules/base64SourcesIncludeFilename`` the last segment of a base64 or
+    /// encrypted source is dropped.
     ///
     /// ```swift
     /// let path = try ImgproxyPath(parsing: "/sig/thumb/plain/https://example.com/a.jpg", rules: rules)
@@ -59,7 +71,8 @@ public struct ImgproxyPath: Sendable, Hashable {
         var index = 1
         var options: [String] = []
         // A proxy may percent-encode the option separator; imgproxy reads `%3A` as `:`.
-        while index < segments.count, let option = Self.option(segments[index]) ?? (rules.isBarePreset(segments[index]) ? String(segments[index]) : nil) {
+        while index < segments.count,
+              let option = Self.option(segments[index], separator: rules.argumentsSeparator) ?? (rules.isBarePreset(segments[index]) ? String(segments[index]) : nil) {
             options.append(option)
             index += 1
         }
@@ -78,19 +91,29 @@ public struct ImgproxyPath: Sendable, Hashable {
                 throw ImgproxyError(.invalidPath, "source: not a valid percent-encoded URL")
             }
             self.source = source
+            self.sourceEncoding = .plain
             return
         }
-        if first == "enc" { throw ImgproxyError(.invalidPath, "source: encrypted sources are not supported") }
-
-        var encoded = rest.joined()
+        let encrypted = first == "enc"
+        var parts = encrypted ? rest.dropFirst() : rest
+        // imgproxy drops the name only when something is left before it.
+        if rules.base64SourcesIncludeFilename, parts.count > 1 { parts = parts.dropLast() }
+        var encoded = parts.joined()
         if let dot = encoded.lastIndex(of: ".") {
             fileExtension = String(encoded[encoded.index(after: dot)...]).lowercased()
             encoded = String(encoded[..<dot])
+        }
+        if encrypted {
+            guard !encoded.isEmpty, Base64URL.decode(encoded) != nil else { throw ImgproxyError(.invalidPath, "source: cannot be decrypted") }
+            self.source = encoded
+            self.sourceEncoding = .encrypted
+            return
         }
         guard let bytes = Base64URL.decode(encoded), let source = String(validating: bytes, as: UTF8.self), !source.isEmpty else {
             throw ImgproxyError(.invalidPath, "source: not valid base64url")
         }
         self.source = source
+        self.sourceEncoding = .base64
     }
 
     /// The unsigned path for `options` and `source`: what ``ImgproxySigner`` signs and what
@@ -100,6 +123,9 @@ public struct ImgproxyPath: Sendable, Hashable {
     /// ImgproxyPath.unsigned(options: ["w:300"], source: "https://example.com/a.jpg", format: .webp)
     /// // "/w:300/aHR0cHM6Ly9leGFtcGxlLmNvbS9hLmpwZw.webp"
     /// ```
+    ///
+    /// - Precondition: `encoding` is not ``SourceEncoding/encrypted``, which needs a key: write
+    ///   those with ``unsigned(options:source:format:cipher:)``.
     public static func unsigned(
         options: [String], source: String, format: ImageFormat? = nil, encoding: SourceEncoding = .base64
     ) -> String {
@@ -110,7 +136,21 @@ public struct ImgproxyPath: Sendable, Hashable {
         case .plain:
             let encoded = source.addingPercentEncoding(withAllowedCharacters: plainAllowed) ?? source
             return prefix + "plain/" + encoded + (format.map { "@" + $0.imgproxyExtension } ?? "")
+        case .encrypted:
+            preconditionFailure("ImgproxyPath.unsigned: an encrypted source needs a key; call unsigned(options:source:format:cipher:)")
         }
+    }
+
+    /// The unsigned path for `options` and `source` encrypted by `cipher`:
+    /// `/{options}/enc/{encrypted}[.{ext}]`.
+    ///
+    /// ```swift
+    /// let cipher = try ImgproxySourceCipher(keyHex: encryptionKeyHex)
+    /// ImgproxyPath.unsigned(options: ["w:300"], source: "https://example.com/a.jpg", format: .webp, cipher: cipher)
+    /// // "/w:300/enc/…base64url of the IV and the ciphertext….webp"
+    /// ```
+    public static func unsigned(options: [String], source: String, format: ImageFormat? = nil, cipher: ImgproxySourceCipher) -> String {
+        "/" + options.joined(separator: "/") + "/enc/" + cipher.encrypt(source) + (format.map { "." + $0.imgproxyExtension } ?? "")
     }
 
     /// What a plain source may carry unencoded: URL characters, minus imgproxy's `@` (the
@@ -122,10 +162,11 @@ public struct ImgproxyPath: Sendable, Hashable {
         return allowed
     }()
 
-    /// `segment` as an option segment (with `%3A` read as `:`), or `nil` when it starts the source.
-    private static func option(_ segment: Substring) -> String? {
-        if segment.contains(":") { return String(segment) }
-        guard segment.contains("%3A") || segment.contains("%3a") else { return nil }
+    /// `segment` as an option segment (with `%3A` read as `:` when `:` separates arguments), or
+    /// `nil` when it starts the source.
+    private static func option(_ segment: Substring, separator: Character) -> String? {
+        if segment.contains(separator) { return String(segment) }
+        guard separator == ":", segment.contains("%3A") || segment.contains("%3a") else { return nil }
         return segment.replacingOccurrences(of: "%3A", with: ":").replacingOccurrences(of: "%3a", with: ":")
     }
 }

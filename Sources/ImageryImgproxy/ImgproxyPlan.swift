@@ -41,6 +41,21 @@ package struct ImgproxyPlan: Sendable {
         package var watermark: Watermark?
         /// Qualities per output format, over ``quality`` (`IMAGERY_FORMAT_QUALITY`).
         package var formatQuality: [ImageFormat: Int]
+        /// The largest side of a result, which is scaled down to fit (`IMAGERY_MAX_RESULT_DIMENSION`);
+        /// 0 for no limit. A URL's `max_result_dimension` may only lower it.
+        package var maximumResultDimension = 0
+        /// Source formats served as they are when the URL asks for no other format
+        /// (`IMAGERY_SKIP_PROCESSING_FORMATS`), beside the URL's own `skip_processing`.
+        package var skipProcessingFormats: Set<ImageFormat> = []
+        /// What `aq` leaves unsaid (`IMAGERY_AUTOQUALITY_*`); its method `nil` or `none` chooses
+        /// no quality unless a URL asks.
+        package var autoQuality = ImgproxyAutoQuality()
+        /// Per-format quality ranges for autoquality, over its minimum and maximum
+        /// (`IMAGERY_AUTOQUALITY_FORMAT_MIN` and `_MAX`).
+        package var autoQualityFormatMinimum: [ImageFormat: Int] = [:]
+        package var autoQualityFormatMaximum: [ImageFormat: Int] = [:]
+        /// Megapixels above which autoquality is skipped; 0 for none.
+        package var autoQualityMaximumMegapixels: Double = 0
 
         package init(
             quality: Int, maximumPixelCount: Int, writableFormats: Set<ImageFormat>,
@@ -87,11 +102,13 @@ package struct ImgproxyPlan: Sendable {
         case raw
         case formats(Set<ImageFormat>)
 
-        /// Whether a source in `format` (`nil` when unrecognised) is served untouched.
-        package func skips(_ format: ImageFormat?) -> Bool {
+        /// Whether a source in `format` (`nil` when unrecognised) is served untouched, when the
+        /// URL asks for `requested`: a skipped format only as itself, or when none is asked
+        /// for, as imgproxy skips.
+        package func skips(_ format: ImageFormat?, requested: ImageFormat? = nil) -> Bool {
             switch self {
             case .raw: true
-            case let .formats(formats): format.map(formats.contains) ?? false
+            case let .formats(formats): format.map { formats.contains($0) && (requested == nil || requested == $0) } ?? false
             }
         }
     }
@@ -119,12 +136,26 @@ package struct ImgproxyPlan: Sendable {
     /// whether it is an attachment.
     package var filename: String
     package var returnsAttachment: Bool
+    /// `aq` with the server's defaults filled in; `nil` for a fixed quality.
+    package var autoQuality: ImgproxyAutoQuality?
+    /// `format:best`: every candidate format encoded, the smallest answered.
+    package var bestFormat: Bool
+    /// Autoquality's per-format ranges and resolution limit, from the server.
+    package var autoQualityFormatMinimum: [ImageFormat: Int] = [:]
+    package var autoQualityFormatMaximum: [ImageFormat: Int] = [:]
+    package var autoQualityMaximumMegapixels: Double = 0
+    /// The server's plain autoquality range (`IMAGERY_AUTOQUALITY_MIN` and `_MAX`).
+    package var autoQualityRange = (minimum: 70, maximum: 80)
 
     package init(
         options: ImgproxyOptions, source: ImageSource, fileExtension: String?, defaults: Defaults
     ) throws(ImgproxyError) {
         let box = ImgproxyStep.box(width: options.targetWidth, height: options.targetHeight, rotation: options.rotate)
         var request = ImageRequest(source: source)
+        // A cache buster asks for the source again, as it does of imgproxy, which caches
+        // nothing: keyed apart in the pipeline's caches and coalescing, a new one is fetched
+        // and processed anew, and the same one again is a hit.
+        if let cacheBuster = options.cacheBuster { request.cacheIdentity = source.identity + "#cachebuster=" + cacheBuster }
         request.maximumPixelCount = defaults.maximumPixelCount
         if options.security.sourceMegapixels > 0 {
             request.maximumPixelCount = min(request.maximumPixelCount, Int(options.security.sourceMegapixels * 1_000_000))
@@ -201,9 +232,16 @@ package struct ImgproxyPlan: Sendable {
                 if options.circle { processors.append(.circle) }
             }
         }
+        // Either limit, whichever is lower: a URL may only lower the server's.
+        let dimension = [options.security.resultDimension, defaults.maximumResultDimension].filter { $0 > 0 }.min() ?? 0
+        if dimension > 0 { processors.append(ImgproxyFitWithin(side: dimension)) }
         request.processors = processors
+        request.ignoresEXIFOrientation = !options.autoRotate
+        request.prefersEmbeddedThumbnail = options.enforcesThumbnail
 
-        if let fileExtension, !fileExtension.isEmpty {
+        if fileExtension == "best" || (fileExtension ?? "").isEmpty && options.bestFormat {
+            self.format = nil
+        } else if let fileExtension, !fileExtension.isEmpty {
             guard let format = ImageFormat(imgproxyExtension: fileExtension), defaults.writableFormats.contains(format) else {
                 throw ImgproxyError(.unsupportedFormat, "extension: unsupported format \(fileExtension.prefix(20))")
             }
@@ -236,9 +274,22 @@ package struct ImgproxyPlan: Sendable {
         self.formatQuality = options.quality > 0
             ? options.formatQuality : defaults.formatQuality.merging(options.formatQuality) { $1 }
         self.maximumBytes = options.maximumBytes
-        self.bypass = options.raw ? .raw : options.skipProcessing.isEmpty ? nil : .formats(options.skipProcessing)
+        self.bestFormat = fileExtension == "best" || options.bestFormat
+        // The URL's minimum and maximum stay its own: the server's per-format ranges come between
+        // them and the server's plain ones (qualityTarget(for:pixels:)).
+        var autoQuality = (options.autoQuality ?? ImgproxyAutoQuality()).filled(from: defaults.autoQuality)
+        autoQuality.minimumQuality = options.autoQuality?.minimumQuality
+        autoQuality.maximumQuality = options.autoQuality?.maximumQuality
+        if let refusal = autoQuality.refusal { throw ImgproxyError(.invalidOption, "invalid option autoquality: \(refusal)") }
+        self.autoQuality = [nil, ImgproxyAutoQuality.Method.none].contains(autoQuality.method) ? nil : autoQuality
+        self.autoQualityFormatMinimum = defaults.autoQualityFormatMinimum
+        self.autoQualityFormatMaximum = defaults.autoQualityFormatMaximum
+        self.autoQualityMaximumMegapixels = defaults.autoQualityMaximumMegapixels
+        self.autoQualityRange = (defaults.autoQuality.minimumQuality ?? 70, defaults.autoQuality.maximumQuality ?? 80)
+        let skipped = options.skipProcessing.union(defaults.skipProcessingFormats)
+        self.bypass = options.raw ? .raw : skipped.isEmpty ? nil : .formats(skipped)
         self.maximumSourceBytes = options.security.sourceBytes
-        self.maximumResultDimension = options.security.resultDimension
+        self.maximumResultDimension = dimension
         self.filename = options.filename ?? Self.basename(of: source)
         self.returnsAttachment = options.returnsAttachment
     }
@@ -259,6 +310,8 @@ package struct ImgproxyPlan: Sendable {
     package var identity: String {
         var parts = [request.source.identity, request.resize?.identifier ?? "original", String(request.allowsUpscaling)]
         parts.append(request.processors.cacheIdentifier)
+        if request.ignoresEXIFOrientation { parts.append("exif-orientation-ignored") }
+        if request.prefersEmbeddedThumbnail { parts.append("embedded-thumbnail") }
         if let animation = request.animation {
             parts.append("animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0):\(animation.delivery)")
         }
@@ -292,6 +345,25 @@ extension ImgproxyResize {
             case .fill where gravity == .center: return .fill(width: width, height: height)
             default: return nil
             }
+        }
+    }
+}
+
+extension ImgproxyPlan {
+    /// What autoquality chooses an image of `pixels` in `format` for, or `nil` for the plan's
+    /// fixed quality: no `aq`, a format with no quality (PNG, GIF, BMP), or an image over the
+    /// server's autoquality resolution. A URL's minimum and maximum win over the server's
+    /// per-format ones, which win over its plain ones; `ml` searches as `dssim`, as imgproxy
+    /// does without a model.
+    package func qualityTarget(for format: ImageFormat, pixels: Int) -> QualityTarget? {
+        guard let autoQuality, let method = autoQuality.method, [.jpeg, .webp, .avif, .heic, .jxl].contains(format) else { return nil }
+        if autoQualityMaximumMegapixels > 0, Double(pixels) > autoQualityMaximumMegapixels * 1_000_000 { return nil }
+        let low = autoQuality.minimumQuality ?? autoQualityFormatMinimum[format] ?? autoQualityRange.minimum
+        let high = max(low, autoQuality.maximumQuality ?? autoQualityFormatMaximum[format] ?? autoQualityRange.maximum)
+        switch method {
+        case .none: return nil
+        case .size: return QualityTarget(.bytes(Int(autoQuality.target ?? 0)), qualities: low...high)
+        case .dssim, .ml: return QualityTarget(.dssim(autoQuality.target ?? 0.02, allowedError: autoQuality.allowedError ?? 0.002), qualities: low...high)
         }
     }
 }

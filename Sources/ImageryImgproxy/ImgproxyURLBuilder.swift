@@ -21,11 +21,25 @@ import Imagery
 /// to the app, or signing is off (``init(baseURL:)`` sends `_` as the signature) and the
 /// server sits behind a CDN rule that limits which sources and sizes it serves.
 /// ``init(baseURL:signer:)`` exists for backends written in Swift and for tests.
+///
+/// With a ``sourceCipher`` (the server's `IMAGERY_SOURCE_URL_ENCRYPTION_KEY`), every source is
+/// written encrypted, `/enc/…`, so that URLs reveal neither the origin nor the path they read:
+///
+/// ```swift
+/// let builder = ImgproxyURLBuilder(
+///     baseURL: URL(string: "https://img.example.com")!, signer: signer,
+///     sourceCipher: try ImgproxySourceCipher(keyHex: encryptionKeyHex)
+/// )
+/// builder.url(source: "https://example.com/private/a.jpg", options: options)
+/// // https://img.example.com/{signature}/rs:fit:300:0/enc/…
+/// ```
 public struct ImgproxyURLBuilder: ImageRequestRouting, Sendable {
     /// The server's address, without a trailing path.
     public let baseURL: URL
     /// Signs the URLs; `nil` writes `_` as the signature.
     public let signer: ImgproxySigner?
+    /// Encrypts the sources (`/enc/…`); `nil` writes them in base64url.
+    public let sourceCipher: ImgproxySourceCipher?
     private let base: String
 
     /// URLs with `_` as the signature, for a server that does not check signatures.
@@ -35,11 +49,24 @@ public struct ImgproxyURLBuilder: ImageRequestRouting, Sendable {
 
     /// URLs signed by `signer`, as imgproxy signs them.
     public init(baseURL: URL, signer: ImgproxySigner?) {
+        self.init(baseURL: baseURL, signer: signer, sourceCipher: nil)
+    }
+
+    /// URLs signed by `signer` whose sources `sourceCipher` encrypts (`/enc/…`), as imgproxy
+    /// reads them with `IMGPROXY_SOURCE_URL_ENCRYPTION_KEY`.
+    public init(baseURL: URL, signer: ImgproxySigner?, sourceCipher: ImgproxySourceCipher?) {
         self.baseURL = baseURL
         self.signer = signer
+        self.sourceCipher = sourceCipher
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         self.base = base
+    }
+
+    /// The unsigned path of `source` with option `segments`: encrypted with a cipher, else base64url.
+    private func unsigned(_ segments: [String], source: String, format: ImageFormat?) -> String {
+        if let sourceCipher { return ImgproxyPath.unsigned(options: segments, source: source, format: format, cipher: sourceCipher) }
+        return ImgproxyPath.unsigned(options: segments, source: source, format: format)
     }
 
     /// The URL of `source` with `options`, signed when the builder has a signer.
@@ -66,7 +93,7 @@ public struct ImgproxyURLBuilder: ImageRequestRouting, Sendable {
     /// request.placeholder = PlaceholderHash(thumbHashHex: info.thumb_hash)
     /// ```
     public func infoURL(source: String, options: ImgproxyInfoOptions) -> URL? {
-        let unsigned = ImgproxyPath.unsigned(options: options.segments, source: source)
+        let unsigned = unsigned(options.segments, source: source, format: nil)
         return URL(string: base + "/info/" + (signer?.sign(unsigned) ?? "_") + unsigned)
     }
 
@@ -80,7 +107,7 @@ public struct ImgproxyURLBuilder: ImageRequestRouting, Sendable {
 
     /// The signed path (`/{signature}/{options}/{source}`) of `source` with `options`.
     public func path(source: String, options: ImgproxyOptions, format: ImageFormat? = nil) -> String {
-        let unsigned = ImgproxyPath.unsigned(options: options.segments, source: source, format: format)
+        let unsigned = unsigned(options.segments, source: source, format: format)
         return "/" + (signer?.sign(unsigned) ?? "_") + unsigned
     }
 

@@ -23,6 +23,11 @@ public struct ResponseVariantKey: Sendable, Hashable, CustomStringConvertible {
     public var clientHints: String
     /// A digest of the settings that change output; the same for every request of one server.
     public var settings: String
+    /// Who the answer is for, when it is one client's alone: a digest of the cookies a server
+    /// passes to the source (`IMAGERY_COOKIE_PASSTHROUGH`) and what scopes them; empty for an
+    /// answer anyone may get. Only a server's memory tier keeps keys with one: shared tiers
+    /// never store such answers.
+    public var partition = ""
 
     /// A key for `path` as `accepted` negotiates it, under `settings`.
     public init(path: String, accepted: AcceptedFormats, clientHints: String = "", settings: String) {
@@ -34,7 +39,7 @@ public struct ResponseVariantKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The key as one string: the fields joined by a character no path carries unencoded.
     public var description: String {
-        [path, accepted.rawValue, clientHints, settings].joined(separator: " ")
+        ([path, accepted.rawValue, clientHints, settings] + (partition.isEmpty ? [] : [partition])).joined(separator: " ")
     }
 
     /// The SHA-256 of ``description`` in hex: the name of the key in stores that want a short,

@@ -5,9 +5,11 @@ import Logging
 import Metrics
 import Prometheus
 
-/// `imagery-server`: reads its settings (flags, then `IMAGERY_*`, then `--config`, then the
-/// defaults; `--help` lists them), then serves until SIGTERM. A setting it cannot use stops it
-/// before it listens, with the setting, where the value came from, and why: exit code 64.
+/// `imagery-server`: reads its settings (flags, then `IMAGERY_*` and imgproxy's `IMGPROXY_*`,
+/// then `--config`, then the defaults; `--help` lists them), then serves until SIGTERM. A setting
+/// it cannot use stops it before it listens, with the setting, where the value came from, and
+/// why: exit code 64. `imagery-server health` asks the server those settings describe for its
+/// health path: exit 0 when it answers, 1 and the reason otherwise.
 @main
 enum ServerCommand {
     static func main() async {
@@ -24,6 +26,10 @@ enum ServerCommand {
         case .printConfig:
             print(ServerSettings.printed(loaded), terminator: "")
             return
+        case .health:
+            let (healthy, message) = await HealthCheck.run(loaded.configuration)
+            if healthy { return }
+            fail(message, code: 1)
         case .serve:
             break
         }
@@ -42,17 +48,20 @@ enum ServerCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let server: ServerApplication
-        do {
-            try await configuration.loadWatermark()
+        do throws(ServerSetupError) {
+            try await configuration.loadImages()
             server = try ServerApplication(configuration: configuration, metrics: registry, logger: logger)
         } catch {
-            fail("\(error)", code: 64)
+            // Where the value came from, as for any other refused setting.
+            let origin = loaded.origins[error.setting]
+            fail(origin.map { "\(SettingError(setting: "--" + error.setting, source: $0, reason: error.reason))" } ?? "\(error)", code: 64)
         }
-        let announce = logger, host = configuration.host, demo = configuration.demo
+        let announce = logger, listening = configuration, demo = configuration.demo
         do {
             try await server.run { port in
-                announce.info("listening", metadata: ["address": "http://\(host):\(port)"])
-                if demo { announce.info("demo page", metadata: ["address": "http://\(host):\(port)/"]) }
+                let address = listening.listeningDescription(port: port)
+                announce.info("listening", metadata: ["address": "\(address)"])
+                if demo { announce.info("demo page", metadata: ["address": "\(address)\(listening.pathPrefix ?? "")/"]) }
             }
         } catch {
             fail("\(error)", code: 1)

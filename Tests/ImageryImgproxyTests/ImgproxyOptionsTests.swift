@@ -8,7 +8,7 @@ struct ImgproxyOptionsTests {
     func everyOption() throws {
         let pairs: [(full: String, short: String)] = Self.pairs
         // Every option of the table is in the list below, by its full name and another.
-        let accepted = ["strip_metadata", "keep_copyright", "strip_color_profile", "preserve_hdr", "auto_rotate", "enforce_thumbnail", "circle"]
+        let accepted = ["strip_metadata", "keep_copyright", "strip_color_profile", "preserve_hdr", "circle"]
         for option in ImgproxyOptions.table.all where !accepted.contains(option.names[0]) {
             #expect(pairs.contains { $0.full.hasPrefix(option.names[0] + ":") }, "\(option.names[0]) has no full-name case")
             #expect(option.names.count == 1 || pairs.contains { pair in option.names.dropFirst().contains { pair.short.hasPrefix($0 + ":") } },
@@ -28,9 +28,11 @@ struct ImgproxyOptionsTests {
             ("format_quality:jpg:70:webp:60", "fq:jpeg:70:webp:60"), ("max_bytes:20000", "mb:20000"),
             ("min-width:100", "mw:100"), ("min-height:50", "mh:50"), ("zoom:1.5", "z:1.5"),
             ("extend_aspect_ratio:1:no", "exar:1:no"), ("extend_ar:1:no", "exar:1:no"),
+            ("auto_rotate:0", "ar:0"), ("enforce_thumbnail:1", "eth:1"),
             ("trim:10:ffffff:1:0", "t:10:ffffff:1:0"), ("watermark:0.5:soea:10:5:0.2", "wm:0.5:soea:10:5:0.2"),
             ("skip_processing:gif:png", "skp:gif:png"), ("raw:1", "raw:1"), ("filename:cat", "fn:Y2F0:1"),
             ("return_attachment:1", "att:1"), ("max_src_resolution:2", "msr:2"), ("max_src_file_size:1000", "msfs:1000"),
+            ("autoquality:dssim:0.02:60:85:0.001", "aq:dssim:0.02:60:85:0.001"), ("autoquality:size:30000", "aq:size:30000"),
             ("max_animation_frames:3", "maf:3"), ("max_animation_frame_resolution:0.5", "mafr:0.5"), ("max_result_dimension:99", "mrd:99"),
         ]
 
@@ -78,9 +80,12 @@ struct ImgproxyOptionsTests {
         }
         // Accepted for what Imagery always does; never written back.
         for segment in ["sm:1", "strip_metadata:0", "kcr:1", "keep_copyright:1", "scp:1", "strip_color_profile:1",
-                        "ph:1", "preserve_hdr:0", "ar:1", "auto_rotate:1", "eth:1", "enforce_thumbnail:0"] {
+                        "ph:1", "preserve_hdr:0", "ar:1", "auto_rotate:1", "eth:0", "enforce_thumbnail:0"] {
             #expect(try ImgproxyOptions(segments: [segment]) == ImgproxyOptions(), "\(segment)")
         }
+        // auto_rotate and enforce_thumbnail say what the plan's request does, and are written back.
+        #expect(try !ImgproxyOptions(segments: ["ar:0"]).autoRotate && ImgproxyOptions(segments: ["eth:1"]).enforcesThumbnail)
+        #expect(try ImgproxyOptions(segments: ["ar:0", "eth:1"]).segments == ["ar:0", "eth:1"])
         // Imagery's own option has one name only.
         #expect(try ImgproxyOptions(segments: ["circle:1"]).circle)
         #expect(try !ImgproxyOptions(segments: ["circle:0"]).circle)

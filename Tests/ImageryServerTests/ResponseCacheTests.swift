@@ -6,7 +6,7 @@ import Testing
 @Suite("The memory tier of responses")
 struct ResponseCacheTests {
     static func response(bytes: Int) -> CachedResponse {
-        CachedResponse(body: ByteBuffer(repeating: 7, count: bytes), contentType: "image/png", etag: "\"x\"", varyAccept: false, cacheControl: "no-store")
+        CachedResponse(body: ByteBuffer(repeating: 7, count: bytes), contentType: "image/png", etag: "\"x\"", varyAccept: false, madeAt: 0, policy: ResponseHeaderPolicy(cacheControl: "no-store"))
     }
 
     static func key(_ index: Int) -> ResponseVariantKey {

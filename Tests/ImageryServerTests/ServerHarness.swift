@@ -6,6 +6,7 @@ import ImageryCodecs
 import Logging
 import NIOCore
 import NIOHTTP1
+import Testing
 
 /// An `imagery-server` in this process on 127.0.0.1 with a free port, and a client for it.
 /// Stopped by cancelling its task when the test that started it ends.
@@ -14,21 +15,26 @@ struct ServerHarness {
     let server: ServerApplication
     private let task: Task<Void, any Error>
 
-    static func start(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
+    /// `logger` (default: one that says nothing) gets the server's log lines.
+    static func start(logger: Logger? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         // Origins held by a gate sit idle until the test opens it; under TSan on a busy machine
-        // that can take longer than the 20 s default.
+        // that can take longer than the 20 s default, and a request longer than the 30 s one.
         configuration.upstreamTimeout = .seconds(300)
+        configuration.requestTimeout = .seconds(300)
         // The same for --processing-timeout (60 s by default): in a full run on two cores a
         // request's decode can wait behind a minute and more of other suites' work, and these
         // tests assert answers, not timings. Its own tests set it.
         configuration.processingTimeout = .seconds(300)
         configure(&configuration)
-        try await configuration.loadWatermark()
-        var logger = Logger(label: "imagery.server.test")
-        logger.logLevel = .critical
+        try await configuration.loadImages()
+        let logger = logger ?? {
+            var quiet = Logger(label: "imagery.server.test")
+            quiet.logLevel = .critical
+            return quiet
+        }()
         let server = try ServerApplication(configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task { try await server.run(handlesSignals: false) { continuation.yield($0) } }
@@ -89,6 +95,27 @@ struct ServerHarness {
     /// The decoded image of a 200 reply.
     static func image(_ reply: Reply) throws -> Bitmap {
         try ImageDecoder().decode(reply.body, options: DecodingOptions())
+    }
+
+    /// Checks that `reply` is a 200 with a `format` image by everything a client could go by:
+    /// its `Content-Type`, its magic bytes, and a decode that reads it as `format`. A header
+    /// alone would pass a body in another format, or none. Returns the decoded image.
+    @discardableResult
+    static func expectImage(
+        _ reply: Reply, _ format: ImageFormat, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bitmap? {
+        let context = comment.map { "\($0): " } ?? ""
+        #expect(reply.status == 200, "\(context)status \(reply.status)", sourceLocation: sourceLocation)
+        #expect(reply.header("content-type") == format.mimeType, "\(context)Content-Type", sourceLocation: sourceLocation)
+        #expect(ImageFormat(sniffing: reply.body) == format, "\(context)magic bytes \(reply.body.prefix(12).map { String($0, radix: 16) })", sourceLocation: sourceLocation)
+        do {
+            let image = try ImageDecoder().decode(reply.body, options: DecodingOptions())
+            #expect(image.metadata.format == format, "\(context)decoded as \(String(describing: image.metadata.format))", sourceLocation: sourceLocation)
+            return image
+        } catch {
+            Issue.record("\(context)does not decode: \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
     }
 }
 

@@ -31,10 +31,38 @@ struct ServerSettingsTests {
         "s3-endpoint-use-path-style": ("false", "false"), "s3-allowed-buckets": ("photos,media", "photos,media"), "s3-denied-buckets": ("private", "private"),
         "s3-result-storage": ("results/imagery", "results/imagery"), "s3-result-storage-timeout": ("0.25", "0.25"),
         "s3-result-storage-write-timeout": ("5", "5"),
+        "cookie-passthrough": ("true", "true"), "cookie-base-url": ("https://www.example.com", "https://www.example.com"),
+        "cookie-passthrough-all": ("true", "true"), "url-replacements": ("mys3://=s3://bucket/", "mys3://=s3://bucket/"),
+        "base-url": ("https://images.example/", "https://images.example/"), "base64-url-includes-filename": ("true", "true"),
+        "source-url-query-separator": ("?version=", "?version="),
+        "source-url-encryption-key": ("1eb5b0e971ad7f45324c1bb15c947cb2", "1eb5b0e971ad7f45324c1bb15c947cb2"),
+        "max-result-dimension": ("800", "800"), "return-attachment": ("true", "true"), "use-etag": ("false", "false"),
+        "etag-buster": ("v2", "v2"), "use-last-modified": ("false", "false"),
+        "last-modified-buster": ("2024-05-01T12:00:00Z", "2024-05-01T12:00:00Z"), "cache-control-passthrough": ("true", "true"),
+        "set-canonical-header": ("true", "true"), "fallback-image-data": ("aGVsbG8=", "aGVsbG8="),
+        "fallback-image-path": ("/tmp/imagery-fallback.png", "/tmp/imagery-fallback.png"),
+        "fallback-image-url": ("https://assets.example/fallback.png", "https://assets.example/fallback.png"),
+        "fallback-image-http-code": ("404", "404"), "fallback-image-ttl": ("30", "30"), "presets-separator": (";", ";"),
+        "arguments-separator": ("~", "~"), "info-only-presets": ("true", "true"), "allowed-info-options": ("s,size", "s,size"),
+        "info-presets": ("colours=avg:1", "colours=avg:1"), "info-presets-path": ("/dev/null", "/dev/null"),
+        "auto-rotate": ("false", "false"), "enforce-thumbnail": ("true", "true"), "disable-shrink-on-load": ("true", "true"),
+        "skip-processing-formats": ("png,gif", "png,gif"),
+        "network": ("tcp4", "tcp4"), "unix-socket": ("/tmp/imagery-settings.sock", "/tmp/imagery-settings.sock"),
+        "path-prefix": ("/img", "/img"), "max-clients": ("16", "16"), "request-timeout": ("12", "12"),
+        "read-request-timeout": ("3", "3"), "write-response-timeout": ("4.5", "4.5"), "keep-alive-timeout": ("0", "0"),
+        "client-keep-alive-timeout": ("0", "0"), "graceful-stop-timeout": ("7", "7"),
+        "allow-private-sources": ("true", "true"), "allow-link-local-sources": ("true", "true"),
+        "secret": ("bearer-token", "bearer-token"), "allow-origin": ("https://app.example", "https://app.example"),
+        "ignore-ssl-verification": ("true", "true"), "requests-queue-size": ("5", "5"),
+        "report-downloading-errors": ("false", "false"), "development-errors-mode": ("true", "true"),
     ]
 
     /// Settings left out of a file that sets all the others: each excludes one that is in it.
-    static let exclusive: Set<String> = ["local-root", "watermark-url", "watermark-data"]
+    /// The separators are left out as the presets' syntax depends on them.
+    static let exclusive: Set<String> = [
+        "local-root", "watermark-url", "watermark-data", "fallback-image-url", "fallback-image-data", "presets-separator", "arguments-separator",
+        "unix-socket", "requests-queue-size",
+    ]
 
     static func load(_ arguments: [String] = [], environment: [String: String] = [:]) async throws(SettingError) -> ServerSettings.Loaded {
         try await ServerSettings.load(arguments: ["imagery-server"] + arguments, environment: environment)
@@ -136,15 +164,25 @@ struct ServerSettingsTests {
             .configuration.maximumSourcePixels == 2_000_000)
     }
 
-    @Test("A name of ours and an imgproxy name that disagree stop the start", arguments: [
-        ([], ["IMAGERY_MAX_SOURCE_PIXELS": "1000000", "IMAGERY_MAX_SRC_RESOLUTION": "2"], "IMAGERY_MAX_SRC_RESOLUTION"),
-        (["--port", "9000"], ["IMAGERY_BIND": ":8080"], "IMAGERY_BIND"),
-        (["--cache-control", "no-store"], ["IMAGERY_TTL": "60"], "IMAGERY_TTL"),
-    ] as [([String], [String: String], String)])
-    func disagreement(arguments: [String], environment: [String: String], alias: String) async throws {
-        let error = try #require(await Self.refusal(arguments, environment: environment))
-        #expect(error.setting == alias)
-        #expect(error.reason.contains("disagrees with"))
+    @Test("Two names in the environment that disagree about a setting stop the start, naming both", arguments: [
+        (["IMAGERY_MAX_SOURCE_PIXELS": "1000000", "IMAGERY_MAX_SRC_RESOLUTION": "2"], "IMAGERY_MAX_SRC_RESOLUTION", "IMAGERY_MAX_SOURCE_PIXELS"),
+        (["IMAGERY_PORT": "9000", "IMGPROXY_BIND": ":8080"], "IMGPROXY_BIND", "IMAGERY_PORT"),
+        (["IMAGERY_CACHE_CONTROL": "no-store", "IMGPROXY_TTL": "60"], "IMGPROXY_TTL", "IMAGERY_CACHE_CONTROL"),
+        (["IMGPROXY_QUALITY": "70", "IMAGERY_QUALITY": "80"], "IMGPROXY_QUALITY", "IMAGERY_QUALITY"),
+        (["IMGPROXY_TTL": "60", "IMAGERY_TTL": "70"], "IMAGERY_TTL", "IMGPROXY_TTL"),
+    ] as [([String: String], String, String)])
+    func disagreement(environment: [String: String], named: String, other: String) async throws {
+        let error = try #require(await Self.refusal(environment: environment))
+        #expect(error.setting == named)
+        #expect(error.reason.contains("disagrees with \(other)"), "\(error)")
+    }
+
+    @Test("A flag wins over either name in the environment, and the environment over the file")
+    func flagsWinOverImgproxyNames() async throws {
+        let loaded = try await Self.load(["--port", "9000"], environment: ["IMGPROXY_BIND": "127.0.0.3:8080"])
+        #expect(loaded.configuration.port == 9000 && loaded.configuration.host == "127.0.0.3")
+        #expect(loaded.origins["port"] == "the command line (--port)" && loaded.origins["host"] == "the environment (IMGPROXY_BIND)")
+        #expect(try await Self.load(["--quality", "61"], environment: ["IMGPROXY_QUALITY": "70"]).configuration.defaultQuality == 61)
     }
 
     @Test("A bad value is refused with the setting, where it came from and why", arguments: [
@@ -159,13 +197,12 @@ struct ServerSettingsTests {
         (["--local-root", "/nonexistent-imagery-root"], [:], "--local-root", "the command line (--local-root)", "not a directory"),
         (["--key", "zz"], [:], "--key", "the command line (--key)", "hex"),
         (["--key", "00,11", "--salt", "22"], [:], "--key", "the command line (--key)", "salts"),
-        ([], ["IMAGERY_MAX_SRC_FILE_SIZE": "0"], "IMAGERY_MAX_SRC_FILE_SIZE", "the environment (IMAGERY_MAX_SRC_FILE_SIZE)", "no limit"),
         (["--demo", "--local-root", NSTemporaryDirectory()], [:], "--demo", "the command line (--demo)", "drop --local-root"),
         (["--presets", "thumb=w:x"], [:], "--presets", "the command line (--presets)", "preset thumb: invalid option w"),
         ([], ["IMAGERY_PRESETS_PATH": "/nonexistent/imagery-presets"], "--presets-path", "the environment (IMAGERY_PRESETS_PATH)", "could not be read"),
         (["--format-quality", "jpeg=0"], [:], "--format-quality", "the command line (--format-quality)", "format=quality"),
         (["--watermark-path", "/tmp/a.png", "--watermark-data", "aGVsbG8="], [:], "--watermark-data", "the command line (--watermark-data)", "give one of"),
-        (["--preferred-formats", "png,bmp"], [:], "--preferred-formats", "the command line (--preferred-formats)", "bmp is not a format this build writes"),
+        (["--preferred-formats", "png,heic"], [:], "--preferred-formats", "the command line (--preferred-formats)", "heic is not a format this build writes"),
         (["--s3-endpoint", "s3.example"], [:], "--s3-endpoint", "the command line (--s3-endpoint)", "http(s) URL"),
         (["--watermark-opacity", "2"], [:], "--watermark-opacity", "the command line (--watermark-opacity)", "0...1"),
         (["--bogus", "1"], [:], "--bogus", "", "is not a setting"),
@@ -187,18 +224,18 @@ struct ServerSettingsTests {
         #expect(loaded.action == .printConfig)
         let printed = ServerSettings.printed(loaded)
         #expect(!printed.contains("00ff") && !printed.contains("abcd"))
-        #expect(printed.contains("key") && printed.contains("********"))
+        #expect(printed.contains("key") && printed.contains("= set  (the command line (--key))") && printed.contains("trusted-signatures") && printed.contains("= unset"))
         #expect(printed.contains("9002  (the command line (--port))"))
         #expect(printed.split(separator: "\n").count == ServerSettings.all.count)
         #expect(try await Self.load(["--help"]).action == .help)
         for setting in ServerSettings.all { #expect(ServerSettings.help.contains(setting.flag + " ")) }
-        for alias in ImgproxyAlias.all { #expect(ServerSettings.help.contains(alias.variable)) }
+        for imgproxy in ImgproxySettings.all { #expect(ServerSettings.help.contains(imgproxy.variable + ":")) }
     }
 
     @Test("An IMAGERY_ variable that names no setting is reported, not silently ignored")
     func unknownVariable() async throws {
         let loaded = try await Self.load(environment: ["IMAGERY_PROT": "9000", "HOME": "/root"])
-        #expect(loaded.warnings == ["IMAGERY_PROT is not a setting of imagery-server; it is ignored"])
+        #expect(loaded.warnings == ["IMAGERY_PROT is not a setting of imagery-server or of imgproxy's open-source edition; it is ignored"])
     }
 
     @Test("The executable exits 64 on a bad setting, before it listens", .tags(.integration), .offUnderSanitizer,
@@ -207,6 +244,9 @@ struct ServerSettingsTests {
         let server = try #require(ChildProcess.executable("imagery-server"))
         #expect(try await ChildProcess.run(server, ["--port", "abc"]).exitCode == 64)
         #expect(try await ChildProcess.run(server, ["--no-such-flag"]).exitCode == 64)
+        // Images the settings name are read before it listens: one that is no image stops it too.
+        #expect(try await ChildProcess.run(server, ["--port", "0", "--fallback-image-path", "/etc/hostname"]).exitCode == 64)
+        #expect(try await ChildProcess.run(server, ["--source-url-encryption-key", "0011"]).exitCode == 64)
         let output = NSTemporaryDirectory() + "imagery-print-config-\(UUID().uuidString).txt"
         defer { try? FileManager.default.removeItem(atPath: output) }
         #expect(try await ChildProcess.run(server, ["--print-config", "--quality", "61"], output: output).exitCode == 0)
@@ -215,12 +255,22 @@ struct ServerSettingsTests {
 }
 
 extension ServerSettingsTests {
-    @Test("docs/server.md's settings tables are the settings themselves")
+    @Test("docs/server.md's settings tables are the settings themselves (IMAGERY_UPDATE_DOCS=1 writes them)")
     func documentedTables() throws {
-        let document = try DocumentSnippets.read("docs/server.md")
-        let begin = try #require(document.range(of: "<!-- settings begin -->\n"))
-        let end = try #require(document.range(of: "<!-- settings end -->"))
-        let documented = String(document[begin.upperBound..<end.lowerBound])
-        #expect(documented == "\n" + ServerSettings.markdown + "\n", "docs/server.md's tables differ from:\n\(ServerSettings.markdown)")
+        var document = try DocumentSnippets.read("docs/server.md")
+        let tables = [("settings", ServerSettings.markdown), ("imgproxy settings", ServerSettings.imgproxyMarkdown)]
+        for (name, generated) in tables {
+            let begin = try #require(document.range(of: "<!-- \(name) begin -->\n"))
+            let end = try #require(document.range(of: "<!-- \(name) end -->"))
+            let documented = String(document[begin.upperBound..<end.lowerBound])
+            if ProcessInfo.processInfo.environment["IMAGERY_UPDATE_DOCS"] == "1" {
+                document.replaceSubrange(begin.upperBound..<end.lowerBound, with: "\n" + generated + "\n")
+            } else {
+                #expect(documented == "\n" + generated + "\n", "docs/server.md's \(name) table differs (IMAGERY_UPDATE_DOCS=1 swift test --filter documentedTables writes it)")
+            }
+        }
+        if ProcessInfo.processInfo.environment["IMAGERY_UPDATE_DOCS"] == "1" {
+            try document.write(to: DocumentSnippets.root.appendingPathComponent("docs/server.md"), atomically: true, encoding: .utf8)
+        }
     }
 }

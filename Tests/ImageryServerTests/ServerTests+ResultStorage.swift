@@ -61,9 +61,12 @@ extension S3Tests {
         let stored = try await moto.python("""
             listed = s3.list_objects_v2(Bucket="results", Prefix="cache/").get("Contents", [])
             head = s3.head_object(Bucket="results", Key=listed[0]["Key"])
-            print(len(listed), head["ContentType"], head["ContentLength"], head["Metadata"]["imagery-etag"])
+            print(len(listed), head["ContentType"], head["ContentLength"], head["Metadata"]["imagery-etag"], listed[0]["Key"])
             """)
-        #expect(stored == "1 image/jpeg \(made.body.count) \(made.header("etag") ?? "no ETag")")
+        let fields = stored.split(separator: " ")
+        #expect(fields.dropLast().joined(separator: " ") == "1 image/jpeg \(made.body.count) \(made.header("etag") ?? "no ETag")")
+        // Its key is the prefix and a SHA-256 in hex: no segment of it can be . or .., whatever the URL held.
+        #expect(fields.last?.wholeMatch(of: /cache\/[0-9a-f]{64}/) != nil, "\(stored)")
 
         // When a fresh instance, with nothing in memory, is asked the same
         let second = try await Self.instance(moto)
@@ -72,7 +75,8 @@ extension S3Tests {
 
         // Then it answers the same bytes and headers from the bucket, without the origin
         #expect(served.status == 200 && served.body == made.body)
-        #expect(served.header("etag") == made.header("etag") && served.header("content-type") == "image/jpeg")
+        #expect(served.header("etag") == made.header("etag"))
+        ServerHarness.expectImage(served, .jpeg)
         #expect(origin.hits("/photo.jpg") == 1)
         #expect(second.server.pipeline.statistics.downloads == 0 && second.server.pipeline.statistics.decodes == 0)
         #expect(Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: second) == 1)
@@ -91,6 +95,40 @@ extension S3Tests {
         #expect(third.server.pipeline.statistics.downloads == 1)
         #expect(Self.metric(#"imagery_result_storage_errors_total{operation="lookup"}"#, of: third) == 1)
         await third.server.writes.drain()
+        await moto.stop()
+    }
+
+    @Test("An object keeps the source's freshness; one of the older format (no imagery-format) is a miss, made again, never misread")
+    func storedFormatIsVersioned() async throws {
+        let moto = try await MotoServer.start()
+        defer { moto.process.kill() }
+        _ = try await moto.python(#"s3.create_bucket(Bucket="results")"#)
+        let origin = try ServerTests.freshnessOrigin()
+        defer { origin.stop() }
+        let path = ServerTests.plain(origin, "/modified.jpg")
+
+        let first = try await Self.instance(moto)
+        #expect(try await first.get(path).header("last-modified") == ServerTests.modified)
+        await first.server.writes.drain()
+        first.cancel()
+        // What a version-1 instance wrote: the same body and checksum, without the new metadata.
+        _ = try await moto.python("""
+            key = s3.list_objects_v2(Bucket="results", Prefix="cache/")["Contents"][0]["Key"]
+            head = s3.head_object(Bucket="results", Key=key)
+            body = s3.get_object(Bucket="results", Key=key)["Body"].read()
+            metadata = {k: v for k, v in head["Metadata"].items() if k in ("imagery-etag", "imagery-vary", "imagery-sha256")}
+            s3.put_object(Bucket="results", Key=key, Body=body, ContentType=head["ContentType"], Metadata=metadata)
+            """)
+        let second = try await Self.instance(moto)
+        #expect(try await second.get(path).header("last-modified") == ServerTests.modified)
+        #expect(origin.hits("/modified.jpg") == 2 && Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: second) == 0)
+        await second.server.writes.drain()
+        second.cancel()
+        let third = try await Self.instance(moto)
+        defer { third.cancel() }
+        let hit = try await third.get(path)
+        #expect(hit.header("last-modified") == ServerTests.modified && origin.hits("/modified.jpg") == 2)
+        #expect(Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: third) == 1)
         await moto.stop()
     }
 

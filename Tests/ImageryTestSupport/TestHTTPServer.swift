@@ -22,6 +22,9 @@ package final class TestHTTPServer: Sendable {
         case ok([UInt8])
         /// Any status, with a short text body.
         case status(Int)
+        /// `status` with `body` and `headers` of the origin's own (`Cache-Control`,
+        /// `Last-Modified` …), beside the length and type.
+        case headers(Int, [(name: String, value: String)], [UInt8])
         /// Headers and the first half of `body`, then the rest once `gate` opens.
         case gated([UInt8], gate: Gate)
         /// Headers and the first half of `body`, then nothing until the client closes the
@@ -72,6 +75,9 @@ package final class TestHTTPServer: Sendable {
     /// How many requests for `path` arrived.
     package func hits(_ path: String) -> Int { events.count("request:\(path)") }
 
+    /// How many connections clients opened.
+    package var connectionCount: Int { events.count("connection") }
+
     /// Stops accepting and hangs up on every client. Idempotent: closing a descriptor twice
     /// could close another test's socket that reused the number.
     package func stop() {
@@ -106,6 +112,7 @@ package final class TestHTTPServer: Sendable {
             var one: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             connections.withLock { _ = $0.insert(client) }
+            events.record("connection")
             Thread.detachNewThread { [self] in
                 serve(client)
                 connections.withLock { fds in
@@ -133,6 +140,9 @@ package final class TestHTTPServer: Sendable {
         case let .status(code):
             let body = Array("status \(code)".utf8)
             return send(fd, head(code, length: body.count) + body)
+        case let .headers(code, fields, body):
+            let extra = fields.map { "\($0.name): \($0.value)\r\n" }.joined()
+            return send(fd, head(code, length: body.count, extra: extra) + body)
         case let .gated(body, gate):
             let half = body.count / 2
             guard send(fd, head(200, length: body.count) + body[..<half]) else { return false }
@@ -183,8 +193,8 @@ package final class TestHTTPServer: Sendable {
         }
     }
 
-    private func head(_ status: Int, length: Int) -> [UInt8] {
-        Array("HTTP/1.1 \(status) X\r\nContent-Length: \(length)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+    private func head(_ status: Int, length: Int, extra: String = "") -> [UInt8] {
+        Array("HTTP/1.1 \(status) X\r\nContent-Length: \(length)\r\nContent-Type: application/octet-stream\r\n\(extra)\r\n".utf8)
     }
 
     private func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

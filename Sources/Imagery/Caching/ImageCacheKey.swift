@@ -18,12 +18,16 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     public let processors: String
     /// The animation limits when the request asked for animation, else `nil` (the first frame).
     public let animation: AnimationLimits?
+    /// Whether the EXIF orientation was ignored (``ImageRequest/ignoresEXIFOrientation``).
+    public let ignoresEXIFOrientation: Bool
+    /// Whether an embedded thumbnail was preferred (``ImageRequest/prefersEmbeddedThumbnail``).
+    public let prefersEmbeddedThumbnail: Bool
     /// `sourceKey`'s hash, computed once per ``ImageSource`` rather than on every lookup:
     /// hashing a URL-length string is most of the cost of a memory-cache hit.
     private let sourceHash: Int
 
     init(sourceKey: String, sourceHash: Int? = nil, resize: Resize?, allowsUpscaling: Bool, policy: DecodingPolicy, processors: String = "",
-         animation: AnimationLimits? = nil) {
+         animation: AnimationLimits? = nil, ignoresEXIFOrientation: Bool = false, prefersEmbeddedThumbnail: Bool = false) {
         self.sourceKey = sourceKey
         self.sourceHash = sourceHash ?? sourceKey.hashValue
         self.resize = resize
@@ -31,6 +35,8 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         self.policy = policy
         self.processors = processors
         self.animation = animation
+        self.ignoresEXIFOrientation = ignoresEXIFOrientation
+        self.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -42,11 +48,16 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         // Equal keys take the same branch, so the hash stays consistent with ==.
         if !processors.isEmpty { hasher.combine(processors) }
         if let animation { hasher.combine(animation) }
+        if ignoresEXIFOrientation || prefersEmbeddedThumbnail {
+            hasher.combine(ignoresEXIFOrientation)
+            hasher.combine(prefersEmbeddedThumbnail)
+        }
     }
 
     public static func == (lhs: ImageCacheKey, rhs: ImageCacheKey) -> Bool {
         lhs.sourceHash == rhs.sourceHash && lhs.resize == rhs.resize && lhs.allowsUpscaling == rhs.allowsUpscaling
             && lhs.policy == rhs.policy && lhs.processors == rhs.processors && lhs.animation == rhs.animation
+            && lhs.ignoresEXIFOrientation == rhs.ignoresEXIFOrientation && lhs.prefersEmbeddedThumbnail == rhs.prefersEmbeddedThumbnail
             && lhs.sourceKey == rhs.sourceKey
     }
 
@@ -55,6 +66,8 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         var key = sourceKey + "#" + (resize?.identifier ?? "original")
         if allowsUpscaling { key += "+upscaling" }
         if policy == .lenient { key += "+lenient" }
+        if ignoresEXIFOrientation { key += "+exif-orientation-ignored" }
+        if prefersEmbeddedThumbnail { key += "+embedded-thumbnail" }
         if !processors.isEmpty { key += "#" + processors }
         if let animation {
             key += "#animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0)"
@@ -67,6 +80,8 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         var text = sourceKey
         if let resize { text += " [\(resize)\(allowsUpscaling ? ", upscaling" : "")]" }
         if policy == .lenient { text += " [lenient]" }
+        if ignoresEXIFOrientation { text += " [EXIF orientation ignored]" }
+        if prefersEmbeddedThumbnail { text += " [embedded thumbnail]" }
         if !processors.isEmpty { text += " [\(processors)]" }
         if animation != nil { text += " [animated]" }
         return text

@@ -2,10 +2,16 @@ extension DecodingOptions {
     /// The smallest decode scale (decoded pixels per source pixel) from which ``draft`` can
     /// still be produced without upscaling: 1 when there is no draft.
     package func draftScale(storedSize: PixelSize, orientation: ImageOrientation) -> Double {
-        guard let draft else { return 1 }
+        guard let draft, reducesWhileDecoding else { return 1 }
         let display = orientation.swapsAxes ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
         guard let plan = try? draft.plan(for: display) else { return 1 }
         return min(1, plan.scale)
+    }
+
+    /// The orientation a decoder applies for an EXIF tag of `exif`: none when
+    /// ``ignoresEXIFOrientation`` says the tag is to be ignored.
+    package func appliedOrientation(exif: ImageOrientation) -> ImageOrientation {
+        ignoresEXIFOrientation ? .up : exif
     }
 
     /// The integer box-reduction factor for a decoder with no reduction of its own: the

@@ -35,6 +35,33 @@ public struct DecodingOptions: Sendable, Hashable {
     /// Whether to apply the EXIF orientation to the pixels. Default: `true`.
     public var appliesOrientation: Bool = true
 
+    /// Whether the EXIF orientation tag is ignored, as if the file had none: the pixels are
+    /// taken as stored, upright (imgproxy's `auto_rotate:0`). The tag is still reported in
+    /// ``ImageMetadata/sourceOrientation``. A container's own transform (AVIF's `irot` and
+    /// `imir`, which the format requires readers to apply) is not EXIF and still applies.
+    /// Default: `false`.
+    ///
+    /// ```swift
+    /// options.ignoresEXIFOrientation = true   // a scan whose tag is known to be wrong
+    /// ```
+    public var ignoresEXIFOrientation: Bool = false
+
+    /// Whether a decoder uses an embedded thumbnail whenever the file has one, even one smaller
+    /// than ``draft`` (imgproxy's `enforce_thumbnail`): HEIC's, through libheif. Without it, a
+    /// thumbnail is used only when it covers the draft. Default: `false`.
+    ///
+    /// ```swift
+    /// options.prefersEmbeddedThumbnail = true   // an iPhone photo's 320 px preview, decoded in a millisecond
+    /// ```
+    public var prefersEmbeddedThumbnail: Bool = false
+
+    /// Whether a decoder may reduce while decoding to cover ``draft`` (JPEG's DCT scaling, a box
+    /// over streamed PNG rows, libwebp's scaling, HEIC's thumbnails). `false` decodes at full
+    /// size and leaves the whole reduction to the resize that follows (imgproxy's
+    /// `IMGPROXY_DISABLE_SHRINK_ON_LOAD`): slower and heavier, for the last bit of fidelity.
+    /// Default: `true`.
+    public var reducesWhileDecoding: Bool = true
+
     /// Whether to convert pixels with an embedded RGB matrix/TRC ICC profile to sRGB. Default: `true`.
     public var convertsToSRGB: Bool = true
 

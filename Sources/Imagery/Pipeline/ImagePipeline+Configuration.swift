@@ -78,6 +78,16 @@ extension ImagePipeline {
         /// configuration.draftHeadroom = 1
         /// ```
         public var draftHeadroom = 2
+        /// Whether codecs reduce while decoding to a request's `resize` (JPEG's DCT scaling, a
+        /// box over streamed PNG rows, HEIC's thumbnails): ``DecodingOptions/reducesWhileDecoding``.
+        /// `false` decodes every image at full size before the resize (imgproxy's
+        /// `IMGPROXY_DISABLE_SHRINK_ON_LOAD`): the most fidelity, at a full decode's time and
+        /// memory, which the ``decodingPixelBudget`` charges. Default: `true`.
+        ///
+        /// ```swift
+        /// configuration.reducesWhileDecoding = false
+        /// ```
+        public var reducesWhileDecoding = true
 
         // MARK: Progressive previews
 

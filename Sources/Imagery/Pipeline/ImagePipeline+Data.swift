@@ -37,6 +37,13 @@ extension ImagePipeline {
     /// ```
     nonisolated(nonsending)
     public func data(for request: ImageRequest) async throws(ImagePipelineError) -> Data {
+        Data(try await original(for: request).bytes)
+    }
+
+    /// ``data(for:)``'s bytes, with what the source said about them (``SourceHeaders``; empty
+    /// when they came from the disk cache), for a server that passes the source's freshness on.
+    nonisolated(nonsending)
+    package func original(for request: ImageRequest) async throws(ImagePipelineError) -> (bytes: [UInt8], headers: SourceHeaders) {
         let task = start(data: request)
         let graph = self.graph
         let outcome = await withTaskCancellationHandler {
@@ -45,6 +52,7 @@ extension ImagePipeline {
             task.finish(.failure(.cancelled))
             Task { @PipelineActor in graph.cancelData(task) }
         }
-        return Data(try outcome.get().bytes)
+        let fetched = try outcome.get()
+        return (fetched.bytes, fetched.headers)
     }
 }

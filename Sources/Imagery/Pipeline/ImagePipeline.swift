@@ -117,7 +117,9 @@ public final class ImagePipeline: Sendable {
                 allowsUpscaling: request.allowsUpscaling,
                 policy: request.decodingPolicy,
                 processors: request.processors.cacheIdentifier,
-                animation: request.animation
+                animation: request.animation,
+                ignoresEXIFOrientation: request.ignoresEXIFOrientation,
+                prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail
             )
         }
         var sourceKey = request.cacheIdentity.map { $0 + request.source.credentialSuffix } ?? request.source.identity
@@ -128,7 +130,9 @@ public final class ImagePipeline: Sendable {
             allowsUpscaling: request.allowsUpscaling,
             policy: request.decodingPolicy,
             processors: request.processors.cacheIdentifier,
-            animation: request.animation
+            animation: request.animation,
+            ignoresEXIFOrientation: request.ignoresEXIFOrientation,
+            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail
         )
     }
 

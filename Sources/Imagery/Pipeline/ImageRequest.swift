@@ -31,6 +31,23 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// allocated. A memory-cache entry whose source is larger is not returned either.
     /// Default: 100 megapixels.
     public var maximumPixelCount: Int = 100_000_000
+    /// Whether the source's EXIF orientation tag is ignored and its pixels taken as stored
+    /// (``DecodingOptions/ignoresEXIFOrientation``, imgproxy's `auto_rotate:0`). Part of every
+    /// cache key. Default: `false`, the image is turned upright.
+    ///
+    /// ```swift
+    /// request.ignoresEXIFOrientation = true
+    /// ```
+    public var ignoresEXIFOrientation = false
+    /// Whether an embedded thumbnail is decoded whenever the source has one (HEIC), even one
+    /// smaller than ``resize`` (``DecodingOptions/prefersEmbeddedThumbnail``, imgproxy's
+    /// `enforce_thumbnail`). Part of every cache key. Default: `false`.
+    ///
+    /// ```swift
+    /// var request = ImageRequest(url: heicURL, resize: .fit(width: 320, height: 320))
+    /// request.prefersEmbeddedThumbnail = true
+    /// ```
+    public var prefersEmbeddedThumbnail = false
     /// Whether an animated source (GIF, WebP) is decoded whole, under these limits: every
     /// frame resized and processed, returned in ``ImageResponse/animation`` and cached so.
     /// Default: `nil`, the first frame only, as a still.

@@ -25,6 +25,17 @@ public struct ImageResponse: Sendable {
     public var animationStream: AnimationStream?
     /// Where it came from.
     public var origin: Origin
+    /// What the source's response said about its bytes (type, `Cache-Control`, `Expires`,
+    /// `Last-Modified`, `ETag`), as the loader returned them, kept in the memory cache with the
+    /// image: what a server needs to pass freshness on. Empty when the bytes came from the disk
+    /// cache (it keeps bytes only: an original or a processed image read from it has none), from
+    /// a file, or from a custom source.
+    ///
+    /// ```swift
+    /// let response = try await pipeline.response(for: request)
+    /// if let modified = response.sourceHeaders.lastModified { print("changed \(modified)") }
+    /// ```
+    public var sourceHeaders = SourceHeaders()
     /// What decoding learned about the source (format, original size, orientation, profile).
     public var metadata: ImageMetadata { image.metadata }
 
@@ -46,6 +57,13 @@ public struct ImageResponse: Sendable {
         self.image = stream.poster
         self.animationStream = stream
         self.origin = origin
+    }
+
+    /// This response with `headers` as its ``sourceHeaders``.
+    func carrying(_ headers: SourceHeaders) -> ImageResponse {
+        var response = self
+        response.sourceHeaders = headers
+        return response
     }
 
     /// Whether the source was animated and the request asked for its animation.

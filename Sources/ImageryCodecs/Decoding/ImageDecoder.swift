@@ -1,9 +1,9 @@
 import Imagery
 
-/// The default decoder: recognises the format from the bytes and decodes JPEG, PNG and GIF
-/// (first frame), and with package traits WebP (`WebP`), HEIC (`HEIF`), AVIF (`AVIF`) and
-/// JPEG XL (`JPEGXL`); `AllFormats` turns on all four. A format recognised but not built in
-/// (and TIFF and BMP) is refused with `ImageError.unsupportedFormat`, naming the trait.
+/// The default decoder: recognises the format from the bytes and decodes JPEG, PNG, GIF (first
+/// frame), BMP and ICO, and with package traits WebP (`WebP`), HEIC (`HEIF`), AVIF (`AVIF`) and
+/// JPEG XL (`JPEGXL`); `AllFormats` turns on all four. A format recognised but not built in is
+/// refused with `ImageError.unsupportedFormat`, naming the trait.
 ///
 /// The result is upright (EXIF orientation applied) and in sRGB, with straight alpha.
 ///
@@ -22,7 +22,7 @@ public struct ImageDecoder: ImageDecoding {
 
     /// The formats this build can decode.
     public static var supportedFormats: Set<ImageFormat> {
-        var formats: Set<ImageFormat> = [.jpeg, .png, .gif]
+        var formats: Set<ImageFormat> = [.jpeg, .png, .gif, .bmp, .ico]
         #if WebP
         formats.insert(.webp)
         #endif
@@ -95,7 +95,9 @@ public struct ImageDecoder: ImageDecoding {
             #else
             throw notBuilt(.jxl)
             #endif
-        case .tiff, .bmp:
+        case .bmp: return BMPDecoder()
+        case .ico: return ICODecoder()
+        case .tiff:
             throw .unsupportedFormat(format, reason: "no decoder for \(format) on this platform")
         }
     }

@@ -2,9 +2,10 @@ import CImageryCodecs
 import Imagery
 
 /// The default encoder: JPEG (quality 1–100), PNG, GIF (Imagery's own, a palette per frame),
-/// and with package traits WebP (`WebP`) and AVIF (`AVIF`, through libavif and aom; see the
-/// AVIF article for how `quality` maps to its quantizers). GIF and WebP also write
-/// animations (``encode(_:)-(AnimatedImage)``).
+/// BMP (24-bit, or 32-bit with alpha) and ICO (PNG in an icon, scaled to fit 256 × 256), and
+/// with package traits WebP (`WebP`) and AVIF (`AVIF`, through libavif and aom; see the AVIF
+/// article for how `quality` maps to its quantizers). GIF and WebP also write animations
+/// (``encode(_:)-(AnimatedImage)``).
 ///
 /// JPEG has no alpha, so transparent images are flattened over ``background`` first.
 ///
@@ -53,7 +54,7 @@ public struct ImageEncoder: ImageEncoding {
 
     /// The formats this build can encode.
     public static var supportedFormats: Set<ImageFormat> {
-        var formats: Set<ImageFormat> = [.jpeg, .png, .gif]
+        var formats: Set<ImageFormat> = [.jpeg, .png, .gif, .bmp, .ico]
         #if WebP
         formats.insert(.webp)
         #endif
@@ -72,6 +73,10 @@ public struct ImageEncoder: ImageEncoding {
             return try encodePNG(bitmap.withStraightAlpha())
         case .gif:
             return try GIFEncoder.encode(bitmap)
+        case .bmp:
+            return try BMPEncoder.encode(bitmap)
+        case .ico:
+            return try ICOEncoder.encode(bitmap) { image throws(ImageError) in try encodePNG(image.withStraightAlpha()) }
         #if WebP
         case .webp:
             return try WebPEncoder.encode(bitmap.withStraightAlpha(), quality: quality, lossless: lossless)

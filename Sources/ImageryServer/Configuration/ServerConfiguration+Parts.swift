@@ -7,7 +7,7 @@ import Logging
 
 extension ServerConfiguration {
     /// The signer for `keyHex` and `saltHex`; `nil` without a key.
-    func signer() throws(ServerSetupError) -> ImgproxySigner? {
+    func makeSigner() throws(ServerSetupError) -> ImgproxySigner? {
         guard let keyHex else { return nil }
         do throws(ImgproxyError) {
             return try ImgproxySigner(
@@ -45,12 +45,14 @@ extension ServerConfiguration {
     }
 
     /// `bucket[/prefix]` split, the prefix given a trailing `/`; `nil` for a bucket name S3
-    /// does not allow.
+    /// does not allow, or a prefix with a `.` or `..` segment (every key stored is the prefix
+    /// and a SHA-256 in hex, so the prefix is the only part that could be one).
     static func resultStorageParts(_ value: String) -> (bucket: String, prefix: String)? {
         let parts = value.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         let bucket = String(parts[0])
         guard S3Location.isValidBucket(bucket) else { return nil }
         let prefix = parts.count > 1 ? String(parts[1].drop { $0 == "/" }) : ""
+        guard S3Location.isSafeKey(prefix) else { return nil }
         return (bucket, prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/")
     }
 
@@ -67,6 +69,10 @@ extension ServerConfiguration {
         loading.hopCheck = { url throws(DataLoadingError) in try policy.checkHop(url) }
         loading.connectionGuard = policy.connectionGuard
         loading.s3 = try? s3()
+        // imgproxy's cookie jar sends scoped cookies to their host alone, and all of them everywhere with _ALL.
+        loading.keepsCredentialsAcrossHosts = cookiePassthrough.passesAll
+        loading.keepAliveTimeout = clientKeepAliveTimeout
+        loading.verifiesCertificates = !ignoreSSLVerification
         return loading
     }
 
@@ -81,24 +87,10 @@ extension ServerConfiguration {
         pipeline.maximumConcurrentDownloads = concurrentDownloads
         pipeline.decodingPixelBudget = decodingPixelBudget
         pipeline.draftHeadroom = draftHeadroom
+        pipeline.reducesWhileDecoding = !disableShrinkOnLoad
         pipeline.imageCache = ImageCache(costLimit: imageCacheBytes)
         pipeline.logger = logger
         return pipeline
     }
 
-    /// ``ResponseVariantKey/settings``: what changes a response's bytes for one URL.
-    var outputSettingsDigest: String {
-        ResponseVariantKey.settingsDigest([
-            ("quality", String(defaultQuality)),
-            ("draft-headroom", String(draftHeadroom)),
-            ("formats", ImageEncoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ",")),
-            ("cache-control", cacheControl),
-            ("negotiation", negotiation.settingsDescription),
-            ("avif-speed", String(avifSpeed)),
-            ("client-hints", String(enableClientHints)),
-            ("presets", (try? optionRules())?.presets.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.joined(separator: "/"))" }.joined(separator: ",") ?? ""),
-            ("format-quality", formatQuality.joined(separator: ",")),
-            ("watermark", (try? localWatermark()).flatMap { $0.map { "\($0.identity):\($0.opacity)" } } ?? watermarkURL ?? ""),
-        ])
-    }
 }

@@ -6,33 +6,32 @@ import ImageryHTTPClient
 import ImageryImgproxy
 
 extension ServerConfiguration {
-    /// What URLs may say: the presets from `--presets` and `--presets-path`, and the limits
-    /// on options.
-    func optionRules() throws(ServerSetupError) -> ImgproxyOptionRules {
-        var text = presets ?? ""
-        if let presetsPath {
+    /// The presets from `--presets` and `--presets-path`, as one text.
+    func readPresets() throws(ServerSetupError) -> String {
+        try presetEntries(presets, path: presetsPath, failure: ServerSetupError.presetsPath).joined(separator: "\n")
+    }
+
+    /// The presets of `text` (split at ``presetsSeparator`` and at line ends, which an
+    /// environment file's quoted value may hold) and of the file at `path` (one a line), as
+    /// imgproxy reads `IMGPROXY_PRESETS` and `IMGPROXY_PRESETS_PATH`.
+    func presetEntries(
+        _ text: String?, path: String?, failure: (String) -> ServerSetupError
+    ) throws(ServerSetupError) -> [String] {
+        var entries = (text ?? "").components(separatedBy: presetsSeparator).flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) }
+        if let path {
             // Read through a handle: a device or a pipe has no size to read up to.
-            let handle = FileHandle(forReadingAtPath: presetsPath)
+            let handle = FileHandle(forReadingAtPath: path)
             defer { try? handle?.close() }
             guard let handle, let file = try? handle.readToEnd() ?? Data(), let lines = String(data: file, encoding: .utf8) else {
-                throw .presets("\(presetsPath) could not be read as UTF-8 text")
+                throw failure("\(path) could not be read as UTF-8 text")
             }
-            text += "\n" + lines
+            entries += lines.split(whereSeparator: \.isNewline).map(String.init)
         }
-        var rules: ImgproxyOptionRules
-        do throws(ImgproxyError) {
-            rules = try ImgproxyOptionRules(presets: text)
-        } catch {
-            throw .presets(error.message)
-        }
-        rules.onlyPresets = onlyPresets
-        rules.allowedOptions = allowedProcessingOptions.isEmpty ? nil : Set(allowedProcessingOptions)
-        rules.allowsSecurityOptions = allowSecurityOptions
-        return rules
+        return entries
     }
 
     /// `--format-quality` as qualities by format.
-    func formatQualities() throws(ServerSetupError) -> [ImageFormat: Int] {
+    func parseFormatQualities() throws(ServerSetupError) -> [ImageFormat: Int] {
         var qualities: [ImageFormat: Int] = [:]
         for pair in formatQuality {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -44,19 +43,23 @@ extension ServerConfiguration {
         return qualities
     }
 
-    /// Reads the watermark image from the one source given, decodes it, and keeps it in
-    /// ``watermark``: a URL is fetched once, through the same source guard as images.
+    /// Reads the images the settings name, once, before the server is made: the watermark and
+    /// the fallback image, each from the one source given, decoded and kept in ``watermark`` and
+    /// ``fallbackImage`` (a URL is fetched once, through the same source guard as images).
     ///
-    /// - Throws: ``ServerSetupError/watermark(_:)`` when it cannot be read, fetched or decoded.
-    package mutating func loadWatermark() async throws(ServerSetupError) {
-        guard watermark == nil, let bytes = try await watermarkBytes() else { return }
-        watermark = try Self.watermark(from: bytes, opacity: watermarkOpacity)
+    /// - Throws: ``ServerSetupError/watermark(_:)`` or ``ServerSetupError/setting(_:_:)`` (a
+    ///   fallback setting) when one cannot be read, fetched or decoded.
+    package mutating func loadImages() async throws(ServerSetupError) {
+        if watermark == nil, let bytes = try await watermarkBytes() {
+            watermark = try Self.watermark(from: bytes, opacity: watermarkOpacity)
+        }
+        if fallbackImage.image == nil { fallbackImage.image = try await readFallbackImage() }
     }
 
     /// The watermark from a path or base64 data, which need no waiting; `nil` for a URL.
     func localWatermark() throws(ServerSetupError) -> ImgproxyPlan.Watermark? {
         if let watermark { return watermark }
-        if watermarkURL != nil { throw .watermark("--watermark-url is fetched by loadWatermark() before the server is made") }
+        if watermarkURL != nil { throw .watermark("--watermark-url is fetched by loadImages() before the server is made") }
         guard watermarkPath != nil || watermarkData != nil else { return nil }
         var copy = self
         copy.watermarkURL = nil
@@ -66,25 +69,8 @@ extension ServerConfiguration {
 
     private func watermarkBytes() async throws(ServerSetupError) -> [UInt8]? {
         guard let watermarkURL else { return try readWatermark() }
-        guard let url = URL(string: watermarkURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-            throw .watermark("--watermark-url must be an http or https URL")
-        }
-        do {
-            try sources.checkHop(url)
-        } catch {
-            throw .watermark("--watermark-url: \(error)")
-        }
-        let loader = HTTPClientDataLoader(configuration: loading)
-        let result: Result<[UInt8], DataLoadingError>
-        do {
-            result = .success(try await loader.loadData(for: .url(url), progress: { _ in }))
-        } catch {
-            result = .failure(error)
-        }
-        try? await loader.shutdown()
-        switch result {
-        case let .success(bytes): return bytes
-        case let .failure(error): throw .watermark("--watermark-url could not be fetched: \(error)")
+        return try await fetchStartImage(watermarkURL) { why in
+            .watermark("--watermark-url" + (why.hasPrefix("must") || why.hasPrefix("could not") ? " " : ": ") + why)
         }
     }
 

@@ -20,6 +20,37 @@ package struct ServerConfiguration: Sendable {
     package var instanceName: String?
     /// A second path that answers as `/health` does. Default: none.
     package var healthCheckPath: String?
+    /// What the server listens on: TCP for ``host`` (`tcp4` and `tcp6` hold it to one address
+    /// family), or the Unix socket ``unixSocket``. Default: `tcp`.
+    package var network = ListenNetwork.tcp
+    /// A Unix domain socket to listen on instead of ``host`` and ``port``. Default: none.
+    package var unixSocket: String?
+    /// A path every route sits under, `/health` and `/metrics` included (imgproxy's
+    /// `IMGPROXY_PATH_PREFIX`). Default: none.
+    package var pathPrefix: String?
+    /// Connections served at once; past it, new ones wait in the listen backlog until one
+    /// closes, as imgproxy's limited listener makes them. 0: no limit. Default: 2048 (imgproxy's).
+    package var maximumClients = 2048
+
+    // MARK: Timeouts
+
+    /// How long one image or `/info` request may take in all, queue and download included,
+    /// before it is answered 503. Default: 30 s, the upstream timeout's 20 s and processing,
+    /// and nginx's `proxy_read_timeout` in `deploy/nginx`.
+    package var requestTimeout: Duration = .seconds(30)
+    /// How long a connection may take to send a request, body included, from its first byte
+    /// on a new connection or from its head on a kept-alive one. Default: 10 s (imgproxy's).
+    package var readRequestTimeout: Duration = .seconds(10)
+    /// How long writing one response may take before the connection is closed. Default: 10 s
+    /// (imgproxy's).
+    package var writeResponseTimeout: Duration = .seconds(10)
+    /// How long an idle kept-alive connection stays open; zero turns keep-alive off. Default:
+    /// 75 s, above the 60 s after which `deploy/nginx` closes its idle upstream connections, so
+    /// the proxy never sends a request on a connection the server is closing.
+    package var keepAliveTimeout: Duration = .seconds(75)
+    /// How long a graceful stop waits for in-flight requests before cancelling them. Default:
+    /// 25 s, under the 30 s an orchestrator (Kubernetes) allows before it kills the process.
+    package var gracefulStopTimeout: Duration = .seconds(25)
 
     // MARK: Security
 
@@ -44,6 +75,37 @@ package struct ServerConfiguration: Sendable {
     package var allowLoopbackSources: Bool {
         get { sources.allowLoopback }
         set { sources.allowLoopback = newValue }
+    }
+    /// Whether private (RFC 1918, unique local) and shared (CGNAT) origins may be fetched.
+    /// Default: `false` (imgproxy's is `true`).
+    package var allowPrivateSources: Bool {
+        get { sources.allowPrivate }
+        set { sources.allowPrivate = newValue }
+    }
+    /// Whether link-local origins (169.254/16, fe80::/10, where cloud metadata services live)
+    /// may be fetched. Default: `false`.
+    package var allowLinkLocalSources: Bool {
+        get { sources.allowLinkLocal }
+        set { sources.allowLinkLocal = newValue }
+    }
+    /// `Authorization: Bearer <secret>` every request but the health checks must carry.
+    /// Default: none.
+    package var secret: String?
+    /// The origin CORS answers allow (`Access-Control-Allow-Origin`); `nil` leaves CORS off.
+    package var allowOrigin: String?
+    /// With ``allowLoopbackSources``, the loopback addresses origins may be at; `nil` allows
+    /// every one. Not a setting: for tests and embedders (see `SourcePolicy.loopbackAddresses`).
+    /// Default: `nil`.
+    package var loopbackSourceAddresses: Set<String>? {
+        get { sources.loopbackAddresses }
+        set { sources.loopbackAddresses = newValue }
+    }
+    /// How source hosts are resolved for the SSRF guard, which connects only to the addresses
+    /// it checked. Not a setting: tests inject a resolver double here, so that no test asks
+    /// real DNS. Default: ``SystemHostResolver``.
+    package var hostResolver: any HostResolving {
+        get { sources.resolver }
+        set { sources.resolver = newValue }
     }
     /// The directory `local:///path` sources are read from. Default: none (off).
     package var localRoot: String? {
@@ -85,6 +147,22 @@ package struct ServerConfiguration: Sendable {
     package var maximumRedirects = 5
     /// The `User-Agent` sent to origins. Default: `imagery-server`.
     package var userAgent = "imagery-server"
+    /// How a URL's source is read: base URL, replacements, file names, `/enc/` sources.
+    package var sourceURLs = SourceURLs()
+    /// Which sources get a client's cookies. Default: none.
+    package var cookiePassthrough = CookiePassthrough()
+    /// What separates a `local://` or `s3://` source's path from its query; empty turns it
+    /// off. Default: `?`.
+    package var sourceURLQuerySeparator: String {
+        get { sources.querySeparator }
+        set { sources.querySeparator = newValue }
+    }
+    /// How long an idle connection to an origin is kept for the next download; zero opens a
+    /// connection per download. Default: 90 s (imgproxy's).
+    package var clientKeepAliveTimeout: Duration = .seconds(90)
+    /// Whether origins' TLS certificates go unchecked. Default: `false`; `true` is logged as a
+    /// warning at every start.
+    package var ignoreSSLVerification = false
 
     // MARK: Limits
 
@@ -107,6 +185,9 @@ package struct ServerConfiguration: Sendable {
     /// (``ImagePipeline/Configuration/draftHeadroom``). Default: 1, not the library's 2: at
     /// JPEG q80 the encoder's loss hides the finer resize (Benchmarks/README.md has the figures).
     package var draftHeadroom = 1
+    /// The largest side of a result: a larger one is scaled down to fit, as imgproxy's
+    /// `IMGPROXY_MAX_RESULT_DIMENSION` does. Default: 0, no limit.
+    package var maximumResultDimension = 0
     /// Image requests in flight (running or queued) before new ones get 503. Default: 256. A
     /// waiting request holds no source: downloads wait while fetched sources wait for a decode.
     package var maximumQueue = 256
@@ -114,6 +195,10 @@ package struct ServerConfiguration: Sendable {
     /// for room included, before it gets 503: a request queued behind large work gives up
     /// rather than waiting without end. Encoding is not cut short. Default: 60 s.
     package var processingTimeout: Duration = .seconds(60)
+    /// Image requests that may wait beyond the ``concurrentProcessing`` ones being worked on
+    /// before new ones get 429 (imgproxy's `IMGPROXY_REQUESTS_QUEUE_SIZE`); 0 (the default)
+    /// leaves the bound to ``maximumQueue``.
+    package var requestsQueueSize = 0
 
     /// Seconds since 1970, for URLs that expire (`expires`/`exp`): the system clock, or a
     /// test's own.
@@ -138,11 +223,30 @@ package struct ServerConfiguration: Sendable {
     package var negotiation = FormatNegotiation(writable: ImageEncoder.supportedFormats)
     /// aom's speed for AVIF responses (`--avif-speed`).
     package var avifSpeed = 9
+    /// Whether responses are attachments by default (`Content-Disposition: attachment`); a URL's
+    /// `return_attachment` says otherwise. Default: `false`, `inline`.
+    package var returnAttachment = false
     /// `Cache-Control` of successful responses. Default: a year, immutable: a URL names its
     /// options and source, so its bytes never change.
     package var cacheControl = "public, max-age=31536000, immutable"
     /// `Cache-Control` of error responses: short, so a fixed origin is seen soon. Default: 10 s.
     package var errorCacheControl = "public, max-age=10"
+    /// Whether answers carry an `ETag` and `If-None-Match` is answered. Default: `true`.
+    package var useETag = true
+    /// Mixed into every ETag, so that changing it changes them all. Default: none.
+    package var etagBuster: String?
+    /// Whether answers carry the source's `Last-Modified` and `If-Modified-Since` is
+    /// answered. Default: `true`.
+    package var useLastModified = true
+    /// An RFC 3339 time no `Last-Modified` is earlier than. Default: none.
+    package var lastModifiedBuster: String?
+    /// Whether the source's `Cache-Control` (or `Expires`) replaces ours. Default: `false`.
+    package var cacheControlPassthrough = false
+    /// Whether image answers carry `Link: <source>; rel="canonical"` for http(s) sources.
+    /// Default: `false`.
+    package var setCanonicalHeader = false
+    /// What is served when a source cannot be had. Default: nothing (the error).
+    package var fallbackImage = FallbackImageSettings()
 
     // MARK: Processing
 
@@ -151,6 +255,30 @@ package struct ServerConfiguration: Sendable {
     /// `--presets-path`: a file of presets, one per line.
     package var presetsPath: String?
     package var onlyPresets = false
+    /// What separates presets in `--presets` (a presets file has one a line). Default: `,`.
+    package var presetsSeparator = ","
+    /// What separates an option's name from its arguments in URLs and presets. Default: `:`.
+    package var argumentsSeparator: Character = ":"
+    /// Whether `/info` URLs name presets only; `nil` follows ``onlyPresets``, as imgproxy's
+    /// `IMGPROXY_INFO_ONLY_PRESETS` does. Default: `nil`.
+    package var infoOnlyPresets: Bool?
+    /// `/info` option names URLs may use; empty allows all. Default: empty.
+    package var allowedInfoOptions: [String] = []
+    /// `--info-presets`: presets of `/info` options, `name=option/option`.
+    package var infoPresets: String?
+    /// `--info-presets-path`: a file of `/info` presets, one per line.
+    package var infoPresetsPath: String?
+    /// Whether EXIF orientation is applied by default; a URL's `auto_rotate` says otherwise.
+    /// Default: `true`.
+    package var autoRotate = true
+    /// Whether a HEIC's embedded thumbnail is decoded whenever it has one; a URL's
+    /// `enforce_thumbnail` says otherwise. Default: `false`.
+    package var enforceThumbnail = false
+    /// Whether every image is decoded at full size before resizing (no DCT scaling, no box
+    /// reduction while decoding, no HEIC thumbnails). Default: `false`.
+    package var disableShrinkOnLoad = false
+    /// Source formats served as they are when a URL asks for no other. Default: none.
+    package var skipProcessingFormats: [ImageFormat] = []
     /// Option names URLs may use; empty allows all.
     package var allowedProcessingOptions: [String] = []
     package var allowSecurityOptions = false
@@ -161,8 +289,10 @@ package struct ServerConfiguration: Sendable {
     /// Base64 of the watermark image.
     package var watermarkData: String?
     package var watermarkOpacity = 1.0
-    /// The watermark image, once read from one of the three sources (see `loadWatermark()`).
+    /// The watermark image, once read from one of the three sources (see `loadImages()`).
     package var watermark: ImgproxyPlan.Watermark?
+    /// Every setting parsed and checked once (see ``resolve()``); `nil` until then.
+    package internal(set) var resolved: ResolvedSettings?
 
     // MARK: Caches
 
@@ -193,6 +323,12 @@ package struct ServerConfiguration: Sendable {
 
     /// The lowest level logged. Each request logs one line at `debug`. Default: `info`.
     package var logLevel = Logger.Level.info
+    /// Whether a source that fails to download is logged at `warning` (with its host) rather
+    /// than `debug`. Default: `true`, as in imgproxy.
+    package var reportDownloadingErrors = true
+    /// Whether error bodies carry what the log says (the loader's or codec's detail) beside
+    /// their one line. Default: `false`: the detail names origins and is for operators.
+    package var developmentErrorsMode = false
 
     package init() {}
 }

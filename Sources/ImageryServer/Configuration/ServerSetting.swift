@@ -26,6 +26,21 @@ package struct ServerSetting: Sendable {
         case text(String), whole(Int), number(Double), flag(Bool), list([String])
     }
 
+    /// What a setting's value changes, declared by every row with ``changing(_:)``: the
+    /// response variant key's settings digest is made of exactly the settings that change a
+    /// response's bytes, its stored headers, or which source a URL reads.
+    package enum Effect: String, Sendable, CaseIterable {
+        /// How the server runs (addresses, timeouts, limits that refuse rather than change an
+        /// answer): no stored response depends on it.
+        case nothingStored = "nothing stored"
+        /// The bytes of a response.
+        case bytes
+        /// The headers stored with a response (`Cache-Control`, `ETag`, `Last-Modified`).
+        case storedHeaders = "stored headers"
+        /// Which source a URL reads.
+        case source
+    }
+
     package let name: String
     package let kind: Kind
     /// One line for `--help` and the docs.
@@ -36,17 +51,44 @@ package struct ServerSetting: Sendable {
     package let imgproxy: String?
     /// The default in words, where it depends on the machine (`the number of cores`).
     package let defaultDescription: String?
+    /// What the value changes; `nil` until the row declares it (a test requires every row to).
+    package private(set) var effect: Effect?
     let apply: @Sendable (inout ServerConfiguration, Value) throws(SettingError.Reason) -> Void
     let show: @Sendable (ServerConfiguration) -> String
+    /// What the settings digest takes of it, where that is more than what `--print-config`
+    /// shows (a file's contents, not its path); `nil` for ``shown(in:)``.
+    private(set) var digested: (@Sendable (ServerConfiguration) -> String)?
+
+    /// This setting, declaring what its value changes.
+    func changing(_ effect: Effect) -> ServerSetting {
+        var setting = self
+        setting.effect = effect
+        return setting
+    }
+
+    /// This setting, whose part of the settings digest is `value` rather than what it shows.
+    func digesting(_ value: @escaping @Sendable (ServerConfiguration) -> String) -> ServerSetting {
+        var setting = self
+        setting.digested = value
+        return setting
+    }
+
+    /// Its part of the settings digest: `nil` for a setting that changes nothing stored.
+    package func digest(of configuration: ServerConfiguration) -> String? {
+        guard let effect, effect != .nothingStored else { return nil }
+        return digested?(configuration) ?? show(configuration)
+    }
 
     /// The flag.
     package var flag: String { "--" + name }
     /// The environment variable.
     package var variable: String { "IMAGERY_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
-    /// The value in `configuration`, as `--print-config` shows it.
+    /// The value in `configuration`, as `--print-config` shows it: a secret only as `set` or
+    /// `unset`.
     package func shown(in configuration: ServerConfiguration) -> String {
         let value = show(configuration)
-        return isSecret && !value.isEmpty && value != "none" ? "********" : value
+        guard isSecret else { return value }
+        return value.isEmpty || value == "none" ? "unset" : "set"
     }
 
     /// The default, as help and docs state it.
@@ -61,7 +103,8 @@ extension ServerSetting {
         apply: @escaping @Sendable (inout ServerConfiguration, Value) throws(SettingError.Reason) -> Void
     ) {
         self.init(
-            name: name, kind: kind, help: help, isSecret: secret, imgproxy: imgproxy, defaultDescription: `default`, apply: apply, show: show
+            name: name, kind: kind, help: help, isSecret: secret, imgproxy: imgproxy, defaultDescription: `default`, effect: nil,
+            apply: apply, show: show, digested: nil
         )
     }
 
@@ -140,6 +183,10 @@ extension ServerSetting {
 
     /// A number as short as it reads back: `10`, `0.5`.
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        guard value == value.rounded(), abs(value) < 1e15 else {
+            // A duration read back from attoseconds is off in the last bits (0.30000000000000004).
+            return abs(value) < 1e6 ? String((value * 1e9).rounded() / 1e9) : String(value)
+        }
+        return String(Int(value))
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import Imagery
+import ImageryCodecs
+import ImageryImgproxy
 
 extension ServerSettings {
     /// `imagery-server --help`, from the tables.
@@ -24,11 +27,19 @@ extension ServerSettings {
                 lines.append(String(repeating: " ", count: 30) + "default: \(setting.shownDefault)")
             }
         }
-        lines += ["", "imgproxy's names work too, in imgproxy's units:"]
-        for alias in ImgproxyAlias.all {
-            lines.append("  \(alias.variable) (\(alias.note)) sets " + alias.settings.map { "--" + $0 }.joined(separator: " and "))
+        lines += ["", "imgproxy's settings are read under their own names (IMGPROXY_NAME, or IMAGERY_NAME), in imgproxy's units:"]
+        for imgproxy in ImgproxySettings.all {
+            lines.append("  \(imgproxy.variable): \(imgproxy.disposition.name)" + (imgproxyNote(imgproxy).map { ", " + $0 } ?? ""))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// ``ResponseVariantKey/settings`` for a server with `configuration`: made of exactly the
+    /// settings whose rows say they change a response's bytes, its stored headers or which
+    /// source is read, and what this build writes.
+    package static func settingsDigest(of configuration: ServerConfiguration) -> String {
+        let parts = all.compactMap { setting in setting.digest(of: configuration).map { (setting.name, $0) } }
+        return ResponseVariantKey.settingsDigest(parts + [("formats", ImageEncoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ","))])
     }
 
     /// `imagery-server --print-config`: every setting's value and where it came from.
@@ -51,10 +62,28 @@ extension ServerSettings {
                 lines.append("| `\(setting.flag)` | `\(setting.variable)` | \(value) | \(setting.help) | \(setting.imgproxy ?? "") |")
             }
         }
-        lines += ["", "#### imgproxy's names", "", "| Variable | Unit | Sets |", "|---|---|---|"]
-        for alias in ImgproxyAlias.all {
-            lines.append("| `\(alias.variable)` | \(alias.note) | " + alias.settings.map { "`--\($0)`" }.joined(separator: ", ") + " |")
-        }
         return lines.dropFirst().joined(separator: "\n") + "\n"
+    }
+
+    /// imgproxy's settings as the Markdown table of `docs/server.md`: each one's disposition
+    /// and why, which a test keeps equal to this.
+    package static var imgproxyMarkdown: String {
+        var lines = ["| imgproxy's variable | Disposition | What imagery-server does |", "|---|---|---|"]
+        for imgproxy in ImgproxySettings.all {
+            lines.append("| `\(imgproxy.variable)` | \(imgproxy.disposition.name) | \(imgproxyNote(imgproxy) ?? "") |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What an imgproxy setting does here, in one line.
+    static func imgproxyNote(_ imgproxy: ImgproxySetting) -> String? {
+        switch imgproxy.disposition {
+        case let .honoured(.setting(name)): "sets `--\(name)`"
+        case let .honoured(.converted(_, sets, note, _)): sets.isEmpty ? note : note + "; sets " + sets.map { "`--\($0)`" }.joined(separator: ", ")
+        case let .honoured(.deprecatedName(current)): "an older name of `IMGPROXY_\(current)`, read as it"
+        case let .defaultOnly(value, why): "accepted as `\(value)`: \(why)"
+        case let .refused(why, instead, accepting): ImgproxySetting.refusal(why: why, instead: instead) + (accepting.map { " (`\($0)` is accepted)" } ?? "")
+        case let .warned(vendor): "says it configures \(vendor); use Prometheus or OpenTelemetry"
+        }
     }
 }

@@ -4,11 +4,11 @@ import ImageryImgproxy
 
 extension ServerSettings {
     static let responses: [ServerSetting] = [
-        .whole("quality", "JPEG, WebP and AVIF quality when a URL gives none.", \.defaultQuality, in: 1...100, imgproxy: "IMGPROXY_QUALITY"),
-        .flag("auto-avif", "Answer AVIF when Accept names image/avif and the URL names no format (imgproxy: off by default).", \.negotiation.autoAVIF, imgproxy: "IMGPROXY_AUTO_AVIF"),
-        .flag("auto-webp", "Answer WebP when Accept names image/webp (and AVIF was not chosen) and the URL names no format (imgproxy: off by default).", \.negotiation.autoWebP, imgproxy: "IMGPROXY_AUTO_WEBP"),
-        .flag("enforce-avif", "Answer AVIF to clients that take it even when the URL names another format.", \.negotiation.enforceAVIF, imgproxy: "IMGPROXY_ENFORCE_AVIF"),
-        .flag("enable-client-hints", "Let DPR and Width (and Sec-CH-DPR, Sec-CH-Width) fill in a URL's dpr and width; answers carry Vary and Accept-CH.", \.enableClientHints, imgproxy: "IMGPROXY_ENABLE_CLIENT_HINTS"),
+        .whole("quality", "JPEG, WebP and AVIF quality when a URL gives none.", \.defaultQuality, in: 1...100, imgproxy: "IMGPROXY_QUALITY").changing(.bytes),
+        .flag("auto-avif", "Answer AVIF when Accept names image/avif and the URL names no format (imgproxy: off by default).", \.negotiation.autoAVIF, imgproxy: "IMGPROXY_AUTO_AVIF").changing(.bytes),
+        .flag("auto-webp", "Answer WebP when Accept names image/webp (and AVIF was not chosen) and the URL names no format (imgproxy: off by default).", \.negotiation.autoWebP, imgproxy: "IMGPROXY_AUTO_WEBP").changing(.bytes),
+        .flag("enforce-avif", "Answer AVIF to clients that take it even when the URL names another format.", \.negotiation.enforceAVIF, imgproxy: "IMGPROXY_ENFORCE_AVIF").changing(.bytes),
+        .flag("enable-client-hints", "Let DPR and Width (and Sec-CH-DPR, Sec-CH-Width) fill in a URL's dpr and width; answers carry Vary and Accept-CH.", \.enableClientHints, imgproxy: "IMGPROXY_ENABLE_CLIENT_HINTS").changing(.bytes),
         ServerSetting("preferred-formats", .list, "Without a format in the URL or from Accept: the source's format when listed, else the first listed that keeps alpha and animation (default: JPEG, or PNG for alpha).", imgproxy: "IMGPROXY_PREFERRED_FORMATS (default jpeg,png,gif)", show: { configuration in
             configuration.negotiation.preferredFormats.isEmpty ? "none" : configuration.negotiation.preferredFormats.map(\.imgproxyExtension).joined(separator: ",")
         }) { configuration, value throws(SettingError.Reason) in
@@ -21,11 +21,12 @@ extension ServerSettings {
                 formats.append(format)
             }
             configuration.negotiation.preferredFormats = formats
-        },
-        .whole("avif-speed", "aom's speed for AVIF, 0 (smallest files) to 10 (fastest).", \.avifSpeed, in: 0...10, imgproxy: "IMGPROXY_AVIF_SPEED"),
-        .flag("enforce-webp", "Answer WebP to clients whose best is WebP even when the URL names another format.", \.negotiation.enforceWebP, imgproxy: "IMGPROXY_ENFORCE_WEBP"),
-        .required("cache-control", "Cache-Control of images: a URL names its options and source, so its bytes never change.", \.cacheControl, imgproxy: "IMGPROXY_TTL, in seconds (max-age=N, public; no immutable)", check: headerValue),
-        .required("error-cache-control", "Cache-Control of errors: short, so a fixed origin is seen soon.", \.errorCacheControl, check: headerValue),
+        }.changing(.bytes),
+        .whole("avif-speed", "aom's speed for AVIF, 0 (smallest files) to 10 (fastest).", \.avifSpeed, in: 0...10, imgproxy: "IMGPROXY_AVIF_SPEED").changing(.bytes),
+        .flag("enforce-webp", "Answer WebP to clients whose best is WebP even when the URL names another format.", \.negotiation.enforceWebP, imgproxy: "IMGPROXY_ENFORCE_WEBP").changing(.bytes),
+        .flag("return-attachment", "Content-Disposition: attachment by default, so that browsers download rather than show (a URL's att says otherwise).", \.returnAttachment, imgproxy: "IMGPROXY_RETURN_ATTACHMENT").changing(.storedHeaders),
+        .required("cache-control", "Cache-Control of images: a URL names its options and source, so its bytes never change.", \.cacheControl, imgproxy: "IMGPROXY_TTL, in seconds (max-age=N, public; no immutable)", check: headerValue).changing(.storedHeaders),
+        .required("error-cache-control", "Cache-Control of errors: short, so a fixed origin is seen soon.", \.errorCacheControl, check: headerValue).changing(.nothingStored),
     ]
 
     /// Why `value` cannot be a header value, or `nil`.

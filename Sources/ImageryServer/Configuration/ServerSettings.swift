@@ -4,32 +4,38 @@ import Foundation
 import SystemPackage
 
 /// Every setting of `imagery-server`, one table per concern, and how they are read: flags,
-/// then the environment (`IMAGERY_*`, and imgproxy's names where ours differ), then an optional
-/// `--config` file (JSON or YAML, flat keys named after the flags), then the defaults of
-/// ``ServerConfiguration``. swift-configuration reads every source.
+/// then the environment (`IMAGERY_*`, and imgproxy's own names, `IMGPROXY_*`, through
+/// ``ImgproxySettings``), then an optional `--config` file (JSON or YAML, flat keys named after
+/// the flags), then the defaults of ``ServerConfiguration``. swift-configuration reads every
+/// source.
 ///
 /// ```sh
 /// imagery-server --port 9000 --max-source-bytes 16777216
-/// IMAGERY_PORT=9000 IMAGERY_MAX_SRC_RESOLUTION=24 imagery-server
+/// IMAGERY_PORT=9000 IMGPROXY_MAX_SRC_RESOLUTION=24 imagery-server
 /// imagery-server --config imagery.yaml --print-config
 /// ```
 package enum ServerSettings {
     /// The tables, titled by concern, in the order help and docs show them.
     package static let concerns: [(title: String, settings: [ServerSetting])] = [
-        ("Network", network), ("Security", security), ("Sources", sources), ("Limits", limits),
-        ("Responses", responses), ("Processing", processing), ("Caches", caches), ("Logging", logging),
+        ("Network", network), ("Timeouts", timeouts), ("Security", security), ("Sources", sources), ("Limits", limits),
+        ("Responses", responses), ("Freshness and fallback", freshness), ("Processing", processing), ("Decoding", decoding),
+        ("Caches", caches), ("Logging", logging),
     ]
 
     /// Every setting.
     package static let all: [ServerSetting] = concerns.flatMap(\.settings)
 
+    private static let byName: [String: ServerSetting] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
     package static func setting(named name: String) -> ServerSetting {
-        all.first { $0.name == name }!
+        byName[name]!
     }
 
     /// What the command line asked for besides serving.
     package enum Action: Sendable, Equatable {
         case serve, printConfig, help
+        /// `imagery-server health`: ask the server these settings describe whether it is up.
+        case health
     }
 
     /// The configuration, where each setting came from, and what to do with it.
@@ -38,33 +44,67 @@ package enum ServerSettings {
         /// Each setting's source by name; a setting at its default has none.
         package var origins: [String: String]
         package var action: Action
-        /// Said at start, not refused: environment variables that name no setting.
+        /// Said at start, not refused: variables that name no setting, imgproxy settings that
+        /// only name a vendor's service, limits kept where imgproxy would lift them.
         package var warnings: [String]
     }
 
-    /// Reads `arguments` (the program's name first) and `environment` into a configuration.
+    /// Reads `arguments` (the program's name first) and `environment` into a configuration,
+    /// checked and resolved once (``ServerConfiguration/resolve()``).
     ///
     /// - Throws: ``SettingError`` naming the setting, where its value came from and why it is
-    ///   refused: an unknown flag, a value of the wrong kind or out of range, an imgproxy name
-    ///   that disagrees with ours, an unreadable `--config` file.
-    package static func load(arguments: [String], environment: [String: String]) async throws(SettingError) -> Loaded {
-        let action = try checkArguments(Array(arguments.dropFirst()))
-        let secrets = Set(all.filter(\.isSecret).map(\.variable))
-        let commandLine = CommandLineArgumentsProvider(arguments: arguments, secretsSpecifier: .specific(Set(all.filter(\.isSecret).map(\.flag))))
-        let variables = EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(secrets))
-        var sources: [Source] = [
-            Source(reader: ConfigReader(provider: commandLine), describe: { "the command line (--\($0))" }),
-            Source(reader: ConfigReader(provider: variables.prefixKeys(with: "imagery")), describe: { "the environment (\(variable($0)))" }),
-        ]
-        if let (path, origin) = try await value(of: "config", kind: .text, in: sources), case let .text(path) = path {
-            sources.append(try await fileSource(path, origin: origin))
+    ///   refused: an unknown flag, a value of the wrong kind or out of range, two names of one
+    ///   setting that disagree, an imgproxy setting refused by its disposition, an unreadable
+    ///   `--config` or environment file.
+    package static func load(arguments givenArguments: [String], environment given: [String: String]) async throws(SettingError) -> Loaded {
+        // `health` is a subcommand: the settings after it are read as the server reads them.
+        var arguments = givenArguments
+        let isHealthCheck = arguments.count > 1 && arguments[1] == "health"
+        if isHealthCheck { arguments.remove(at: 1) }
+        var action = try checkArguments(Array(arguments.dropFirst()))
+        if isHealthCheck, action == .serve { action = .health }
+        // As imgproxy loads them: AWS's secret, then its parameters, then the file, each over the last.
+        let environment = try EnvironmentFile.merged(into: try await AWSEnvironment.merged(into: given))
+        let secrets = all.filter(\.isSecret)
+        let commandLine = CommandLineArgumentsProvider(arguments: arguments, secretsSpecifier: .specific(Set(secrets.map(\.flag))))
+        let variables = EnvironmentVariablesProvider(
+            environmentVariables: environment,
+            secretsSpecifier: .specific(Set(secrets.map(\.variable) + ImgproxySettings.secretVariables))
+        )
+        let flags = Source(reader: ConfigReader(provider: commandLine), describe: { "the command line (--\($0))" })
+        let ours = Source(reader: ConfigReader(provider: variables.prefixKeys(with: "imagery")), describe: { "the environment (\(variable($0)))" })
+        var file: Source?
+        if let (path, origin) = try await value(of: "config", kind: .text, in: [flags, ours]), case let .text(path) = path {
+            file = try await fileSource(path, origin: origin)
         }
 
         var configuration = ServerConfiguration()
         configuration.s3Credentials = AWSCredentials(environment: environment)
         var origins: [String: String] = [:]
+        // Lowest first: the file, then the environment under every name, then the flags.
+        if let file { try await apply(from: file, to: &configuration, origins: &origins) }
+        var reading = EnvironmentReading(configuration: configuration, origins: origins)
+        try await reading.readOwn(ours)
+        try await reading.readImgproxy(environment: environment, variables: variables)
+        configuration = try reading.agreed()
+        origins = reading.origins
+        try await apply(from: flags, to: &configuration, origins: &origins)
+        do throws(ServerSetupError) {
+            try configuration.resolve()
+        } catch {
+            throw SettingError(setting: "--" + error.setting, source: origins[error.setting] ?? "", reason: error.reason)
+        }
+        try check(configuration, origins: origins)
+        return Loaded(
+            configuration: configuration, origins: origins, action: action,
+            warnings: reading.warnings + unknownVariables(in: environment)
+        )
+    }
+
+    /// Applies every setting `source` has.
+    private static func apply(from source: Source, to configuration: inout ServerConfiguration, origins: inout [String: String]) async throws(SettingError) {
         for setting in all {
-            guard let (value, origin) = try await value(of: setting.name, kind: setting.kind, in: sources, secret: setting.isSecret) else { continue }
+            guard let (value, origin) = try await value(of: setting.name, kind: setting.kind, in: [source], secret: setting.isSecret) else { continue }
             do throws(SettingError.Reason) {
                 try setting.apply(&configuration, value)
             } catch {
@@ -72,12 +112,16 @@ package enum ServerSettings {
             }
             origins[setting.name] = origin
         }
-        try await applyAliases(to: &configuration, origins: &origins, environment: sources[1])
-        try check(configuration, origins: origins)
-        let known = Set(all.map(\.variable) + ImgproxyAlias.all.map(\.variable) + ["IMAGERY_CONFIG"])
-        let warnings = environment.keys.filter { $0.hasPrefix("IMAGERY_") && !known.contains($0) }.sorted()
-            .map { "\($0) is not a setting of imagery-server; it is ignored" }
-        return Loaded(configuration: configuration, origins: origins, action: action, warnings: warnings)
+    }
+
+    /// The variables of ours or imgproxy's that name no setting, each said by name.
+    private static func unknownVariables(in environment: [String: String]) -> [String] {
+        let known = Set(all.map(\.variable) + ImgproxySettings.all.flatMap { [$0.variable, $0.ownVariable] } + ["IMAGERY_CONFIG"])
+        return environment.keys.filter { ($0.hasPrefix("IMAGERY_") || $0.hasPrefix("IMGPROXY_")) && !known.contains($0) }.sorted().map { name in
+            ImgproxySettings.isProSetting(name)
+                ? "\(name) is an imgproxy Pro setting, which imagery-server does not offer; it is ignored"
+                : "\(name) is not a setting of imagery-server or of imgproxy's open-source edition; it is ignored"
+        }
     }
 
     /// One source, read through swift-configuration, and how to say where a value came from.
@@ -87,7 +131,7 @@ package enum ServerSettings {
     }
 
     /// The value of `name` from the first source that has it, and where it came from.
-    private static func value(
+    static func value(
         of name: String, kind: ServerSetting.Kind, in sources: [Source], secret: Bool = false, label: String? = nil
     ) async throws(SettingError) -> (ServerSetting.Value, String)? {
         for source in sources {
@@ -135,58 +179,26 @@ package enum ServerSettings {
         throw SettingError(setting: "--config", source: origin, reason: "\(path) must end in .json, .yaml or .yml")
     }
 
-    /// Applies the imgproxy names set in the environment, refusing one that disagrees with a
-    /// setting given under its own name.
-    private static func applyAliases(
-        to configuration: inout ServerConfiguration, origins: inout [String: String], environment: Source
-    ) async throws(SettingError) {
-        for alias in ImgproxyAlias.all {
-            let key = alias.name.lowercased().replacingOccurrences(of: "_", with: "-")
-            guard let (value, origin) = try await value(of: key, kind: alias.kind, in: [environment], label: alias.variable) else { continue }
-            var trial = configuration
-            do throws(SettingError.Reason) {
-                try alias.apply(&trial, value)
-            } catch {
-                throw SettingError(setting: alias.variable, source: origin, reason: error.description)
-            }
-            for name in alias.settings {
-                let setting = setting(named: name)
-                if let own = origins[name], setting.show(trial) != setting.show(configuration) {
-                    throw SettingError(
-                        setting: alias.variable, source: origin,
-                        reason: "disagrees with \(setting.flag) from \(own) (\(setting.shown(in: trial)) against \(setting.shown(in: configuration))); set one of them"
-                    )
-                }
-                origins[name] = origins[name] ?? origin
-            }
-            configuration = trial
-        }
-    }
-
     /// What no single setting can check alone.
     private static func check(_ configuration: ServerConfiguration, origins: [String: String]) throws(SettingError) {
         if configuration.demo, configuration.localRoot != nil {
             throw SettingError(setting: "--demo", source: origins["demo"] ?? "", reason: "serves the embedded gallery as its local root; drop --local-root")
         }
-        do throws(ServerSetupError) {
-            _ = try configuration.signer()
-        } catch {
-            throw SettingError(setting: "--key", source: origins["key"] ?? "", reason: "\(error)")
+        for names in [["watermark-path", "watermark-url", "watermark-data"], ["fallback-image-data", "fallback-image-path", "fallback-image-url"]] {
+            let given = names.filter { origins[$0] != nil }
+            if given.count > 1 {
+                throw SettingError(setting: "--" + given[1], source: origins[given[1]] ?? "", reason: "give one of " + names.map { "--" + $0 }.joined(separator: ", "))
+            }
         }
-        do throws(ServerSetupError) {
-            _ = try configuration.optionRules()
-        } catch {
-            let name = origins["presets-path"] != nil ? "presets-path" : "presets"
-            throw SettingError(setting: "--" + name, source: origins[name] ?? "", reason: "\(error)")
+        if configuration.cookiePassthrough.baseURL.map({ URL(string: $0)?.host == nil }) == true {
+            throw SettingError(setting: "--cookie-base-url", source: origins["cookie-base-url"] ?? "", reason: "must be a URL with a host, such as https://example.com")
         }
-        do throws(ServerSetupError) {
-            _ = try configuration.formatQualities()
-        } catch {
-            throw SettingError(setting: "--format-quality", source: origins["format-quality"] ?? "", reason: "\(error)")
-        }
-        let watermarks = ["watermark-path", "watermark-url", "watermark-data"].filter { origins[$0] != nil }
-        if watermarks.count > 1 {
-            throw SettingError(setting: "--" + watermarks[1], source: origins[watermarks[1]] ?? "", reason: "give one of --watermark-path, --watermark-url and --watermark-data")
+        try checkListening(configuration, origins: origins)
+        if configuration.requestsQueueSize > 0, origins["max-queue"] != nil {
+            throw SettingError(
+                setting: "--requests-queue-size", source: origins["requests-queue-size"] ?? "",
+                reason: "give one of --max-queue (requests in flight, then 503) and --requests-queue-size (requests waiting beyond --concurrency, then 429)"
+            )
         }
     }
 
@@ -229,7 +241,7 @@ package enum ServerSettings {
     }
 
     /// The variable of a setting or meta option named `name`.
-    private static func variable(_ name: String) -> String {
+    static func variable(_ name: String) -> String {
         "IMAGERY_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
     }
 }

@@ -17,7 +17,10 @@ struct ImageRenderer: Sendable {
     let pipeline: ImagePipeline
     let negotiation: FormatNegotiation
     let avifSpeed: Int
-    let cacheControl: String
+    /// How answers' caching and validation headers are written.
+    let headers: ResponseHeaderPolicy
+    /// Seconds since 1970: when an answer is made.
+    let now: @Sendable () -> Int
     /// How long a request may take to get its image: download, decode and processing, and the
     /// waits for each.
     var timeout: Duration = .seconds(60)
@@ -25,34 +28,46 @@ struct ImageRenderer: Sendable {
 
     func render(_ plan: ImgproxyPlan, accepted: AcceptedFormats) async throws(ServerError) -> CachedResponse {
         var request = plan.request
+        if headers.passesCacheControlThrough {
+            // The source's freshness is the answer's: an image the pipeline kept from an earlier
+            // download may be past it, so every answer made reads the source again (as imgproxy,
+            // which keeps nothing, does). The response tiers keep answers within that freshness.
+            request.options.formUnion(.reloadIgnoringCachedData)
+        }
         if plan.bypass != nil || plan.maximumSourceBytes > 0 {
             // The source's bytes first: to serve them as they are, or to hold them to the URL's
             // own size limit. Decoding then starts from them, not from a second download.
-            let bytes: [UInt8]
+            let bytes: [UInt8], source: SourceHeaders
             do {
-                bytes = Array(try await pipeline.data(for: request))
+                (bytes, source) = try await pipeline.original(for: request)
             } catch {
                 throw ServerError(error)
             }
             if plan.maximumSourceBytes > 0, bytes.count > plan.maximumSourceBytes {
-                throw ServerError(status: .unprocessableContent, message: "source: \(bytes.count) bytes is over the \(plan.maximumSourceBytes)-byte limit")
+                var error = ServerError(status: .unprocessableContent, message: "source: \(bytes.count) bytes is over the \(plan.maximumSourceBytes)-byte limit")
+                error.isSourceFailure = true
+                throw error
             }
             let format = ImageFormat(sniffing: bytes)
-            if let bypass = plan.bypass, bypass.skips(format) {
+            if let bypass = plan.bypass, bypass.skips(format, requested: plan.format) {
                 // Only images: raw bytes of any other type would be served from this origin.
                 guard let format else { throw ServerError(status: .unsupportedMediaType, message: "source: not an image format this server reads") }
-                return tagged(bytes, contentType: format.mimeType, varyAccept: false)
+                return tagged(bytes, contentType: format.mimeType, varyAccept: false, source: source)
             }
             request.source = .custom(id: "bytes:" + request.source.identity) { bytes }
+            return try await render(plan, request: request, accepted: accepted, source: source)
         }
+        return try await render(plan, request: request, accepted: accepted, source: nil)
+    }
+
+    /// Renders `request` as `plan` says; `source` is what the source said, when its bytes were
+    /// fetched first (else the pipeline's response carries it).
+    private func render(
+        _ plan: ImgproxyPlan, request: ImageRequest, accepted: AcceptedFormats, source: SourceHeaders?
+    ) async throws(ServerError) -> CachedResponse {
+        // Held until encoded (see ``ImagePipeline/heldResponse(for:)``).
         let (response, hold) = try await load(request)
         defer { hold?.release() }
-        if plan.maximumResultDimension > 0, max(response.image.width, response.image.height) > plan.maximumResultDimension {
-            throw ServerError(
-                status: .unprocessableContent,
-                message: "result: \(response.image.width)x\(response.image.height) is over the \(plan.maximumResultDimension)-pixel side limit"
-            )
-        }
         // A stream's poster stands for its frames: an animation goes out as GIF or WebP, which
         // both keep alpha, so transparency only picks between JPEG and PNG for a still.
         let format = negotiation.format(
@@ -72,15 +87,19 @@ struct ImageRenderer: Sendable {
             bytes = try await encode(stream, with: encoder)
         } else {
             let image = response.image, limit = plan.maximumBytes
+            let target = plan.qualityTarget(for: format, pixels: image.width * image.height)
             do {
                 bytes = try await ImagePipeline.runHeavyWork { () throws(ImageError) in
-                    try Self.encode(image, with: encoder, fittingIn: limit)
+                    try Self.encode(image, with: encoder, choosingQualityFor: target, fittingIn: limit)
                 }
             } catch {
                 throw encodingFailed(format, error)
             }
         }
-        return tagged(bytes, contentType: format.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format))
+        return tagged(
+            bytes, contentType: format.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format),
+            source: source ?? response.sourceHeaders
+        )
     }
 
     /// The image for `request`, held (see ``ImagePipeline/heldResponse(for:)``), or 503 once
@@ -111,12 +130,11 @@ struct ImageRenderer: Sendable {
         return try first.get()
     }
 
-    /// A response of `bytes`, its ETag their digest.
-    private func tagged(_ bytes: [UInt8], contentType: String, varyAccept: Bool) -> CachedResponse {
-        let digest = SHA256.hash(data: bytes)
-        return CachedResponse(
-            body: ByteBuffer(bytes: bytes), contentType: contentType,
-            etag: "\"" + Base64URL.encode(Array(digest).prefix(16)) + "\"", varyAccept: varyAccept, cacheControl: cacheControl
+    /// A response of `bytes`, its ETag their digest, with the freshness of a source that said `source`.
+    private func tagged(_ bytes: [UInt8], contentType: String, varyAccept: Bool, source: SourceHeaders) -> CachedResponse {
+        CachedResponse(
+            body: ByteBuffer(bytes: bytes), contentType: contentType, etag: CachedResponse.tag(of: bytes, buster: headers.etagBuster),
+            varyAccept: varyAccept, source: source, madeAt: now(), policy: headers
         )
     }
 
@@ -154,9 +172,19 @@ struct ImageRenderer: Sendable {
     /// `image` encoded, and with a byte limit (`max_bytes`) on a lossy format, at the highest
     /// quality whose body fits, found by halving the range in at most five encodes; the lowest
     /// tried when none fits, as imgproxy answers.
-    static func encode(_ image: Bitmap, with encoder: ImageEncoder, fittingIn limit: Int) throws(ImageError) -> [UInt8] {
+    static func encode(
+        _ image: Bitmap, with encoder: ImageEncoder, choosingQualityFor target: QualityTarget?, fittingIn limit: Int
+    ) throws(ImageError) -> [UInt8] {
         var encoder = encoder
-        let first = try encoder.encode(image)
+        let first: [UInt8]
+        if let target {
+            // As imgproxy orders them: autoquality chooses, then max_bytes lowers from its choice.
+            let chosen = try encoder.encode(image, choosingQualityFor: target)
+            encoder.quality = chosen.quality
+            first = chosen.bytes
+        } else {
+            first = try encoder.encode(image)
+        }
         guard limit > 0, first.count > limit, [.jpeg, .webp, .avif].contains(encoder.format) else { return first }
         var (low, high) = (1, encoder.quality - 1)
         var best: [UInt8]?, smallest = first
@@ -176,6 +204,6 @@ struct ImageRenderer: Sendable {
 
     private func encodingFailed(_ format: ImageFormat, _ error: ImageError) -> ServerError {
         logger.error("encoding failed", metadata: ["format": "\(format)", "error": "\(error)"])
-        return ServerError(status: .internalServerError, message: "encoding failed")
+        return ServerError(status: .internalServerError, message: "encoding failed", detail: "\(format): \(error)")
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -5,35 +6,86 @@ import Imagery
 import ImageryImgproxy
 import NIOCore
 
-/// An encoded image response as every tier keeps it: the body in a `ByteBuffer` that each
-/// response shares without a copy, and its headers built once, so a hit is a lookup and a
-/// `Response` made from stored parts.
+/// An encoded answer as every tier keeps it: the body in a `ByteBuffer` that each response
+/// shares without a copy, what the source said about its freshness, and the headers built once
+/// from those by the server's ``ResponseHeaderPolicy``, so a hit is a lookup and a `Response`
+/// made from stored parts (only a stored copy whose source's `max-age` is passed through has
+/// it lowered by its age, per request).
 struct CachedResponse: Sendable {
+    /// Which tiers may keep a response.
+    enum Storage: Sendable, Equatable {
+        /// Every tier: memory, disk and result storage.
+        case everywhere
+        /// None: a fallback image (never the answer for its URL's source), or an answer whose
+        /// source said not to store it.
+        case nowhere
+    }
+
     let body: ByteBuffer
     let contentType: String
+    /// The body's tag (its digest, with the ETag buster): kept whether or not it is sent.
     let etag: String
-    /// The headers of a 200: type, length, `Cache-Control`, `ETag`, `Vary` when negotiated and
-    /// `Content-Disposition` once set.
+    let varyAccept: Bool
+    /// The source's `Cache-Control`, `Expires` and `Last-Modified` (the rest left out): what
+    /// every tier keeps, so that any of them answers with the source's freshness.
+    let source: SourceHeaders
+    /// When it was made, in Unix seconds.
+    let madeAt: Int
+    /// 200, or what a fallback image is answered with.
+    var status: HTTPResponse.Status = .ok
+    /// Where it may be kept.
+    var storage: Storage
+    /// How long it may be reused, from the source's caching when that is passed through.
+    let lifetime: ResponseHeaderPolicy.Lifetime
+    /// The headers of a 200: type, length, `Cache-Control`, `ETag` and `Last-Modified` as the
+    /// policy says, `Vary` when negotiated, and what the path added (`Content-Disposition`, `Link`).
     private(set) var headers: HTTPFields
     /// The headers of a 304: the same validators, caching and length, no body.
-    let notModifiedHeaders: HTTPFields
+    private(set) var notModifiedHeaders: HTTPFields
+    /// Whether `If-None-Match` is answered (`--use-etag`).
+    let answersETag: Bool
+    /// `Last-Modified` in Unix seconds, when sent.
+    let lastModified: Int?
     /// When the URL it answers expires (Unix seconds), so that a hit honours it without parsing
     /// the URL again; `nil` for never. Kept in memory only: a disk hit learns it from the URL.
     var expires: Int?
     /// `Content-Disposition`, named by the URL (`filename`, `return_attachment`); kept in memory
-    /// only, as ``expires`` is.
-    /// Written into ``headers`` when set, so that a hit copies nothing.
+    /// only, as ``expires`` is. Written into ``headers`` when set, so that a hit copies nothing.
     var disposition: String? {
         didSet { headers[.contentDisposition] = disposition }
     }
+    /// `Link: <source>; rel="canonical"` (`--set-canonical-header`), added as ``disposition`` is.
+    var canonical: String? {
+        didSet {
+            headers[.link] = canonical
+            notModifiedHeaders[.link] = canonical
+        }
+    }
 
-    init(body: ByteBuffer, contentType: String, etag: String, varyAccept: Bool, cacheControl: String) {
+    /// A response of `body`, tagged `etag`, made at `madeAt` from a source that said `source`,
+    /// with headers as `policy` writes them.
+    init(
+        body: ByteBuffer, contentType: String, etag: String, varyAccept: Bool, source: SourceHeaders = SourceHeaders(),
+        madeAt: Int, policy: ResponseHeaderPolicy
+    ) {
         self.body = body
         self.contentType = contentType
         self.etag = etag
+        self.varyAccept = varyAccept
+        self.source = SourceHeaders(cacheControl: source.cacheControl, expires: source.expires, lastModified: source.lastModified)
+        self.madeAt = madeAt
+        self.answersETag = policy.usesETag
+        self.lastModified = policy.lastModified(of: source)
+        self.lifetime = policy.lifetime(of: source, madeAt: madeAt)
+        if case .notStored = lifetime { storage = .nowhere } else { storage = .everywhere }
         var common = HTTPFields()
-        common[.cacheControl] = cacheControl
-        common[.eTag] = etag
+        common[.cacheControl] = switch lifetime {
+        case .ours: policy.cacheControl
+        case let .sourceCacheControl(value, _), let .notStored(value): value
+        case let .sourceExpires(date): "max-age=\(max(0, date - madeAt)), public"
+        }
+        if policy.usesETag { common[.eTag] = etag }
+        if let lastModified { common[.lastModified] = HTTPDate.format(lastModified) }
         if varyAccept { common[.vary] = "Accept" }
         // A 304 may state the length only as the 200's: an empty body would otherwise say 0.
         common[.contentLength] = String(body.readableBytes)
@@ -43,59 +95,46 @@ struct CachedResponse: Sendable {
         self.headers = headers
     }
 
-    /// Whether the response depends on `Accept`.
-    var varyAccept: Bool { headers[.vary] != nil }
-
-    /// The answer to a request with `ifNoneMatch`: 304 when it names this response's tag.
-    func response(ifNoneMatch: String?) -> Response {
-        if let ifNoneMatch, Self.matches(ifNoneMatch, etag) {
-            return Response(status: .notModified, headers: notModifiedHeaders)
-        }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    /// The tag of `bytes`: a digest, with the ETag buster mixed in so that changing it changes
+    /// every tag.
+    static func tag(of bytes: some Sequence<UInt8>, buster: String?) -> String {
+        var hasher = SHA256()
+        if let buster { hasher.update(data: Array(buster.utf8) + [0]) }
+        hasher.update(data: Array(bytes))
+        return "\"" + Base64URL.encode(Array(hasher.finalize()).prefix(16)) + "\""
     }
 
-    /// `Content-Disposition` for `plan`'s name, with the extension of this response's format,
-    /// as imgproxy writes it: `inline` (or `attachment`) and a quoted ASCII name, with the
-    /// UTF-8 name beside it (RFC 6266) when it has other characters.
-    func disposition(for plan: ImgproxyPlan) -> String {
-        let format = ImageFormat.allCases.first { $0.mimeType == contentType }
-        let name = plan.filename + (format.map { "." + $0.imgproxyExtension } ?? "")
-        let ascii = String(name.unicodeScalars.filter { $0.isASCII && $0.value >= 32 && $0 != "\"" && $0 != "\\" && $0 != "\u{7F}" })
-        var value = (plan.returnsAttachment ? "attachment" : "inline") + "; filename=\"\(ascii)\""
-        if ascii != name, let encoded = name.addingPercentEncoding(withAllowedCharacters: Self.attributeCharacters) {
-            value += "; filename*=UTF-8''" + encoded
-        }
-        return value
-    }
-
-    /// RFC 5987's attr-char: what a `filename*` value carries unencoded.
-    private static let attributeCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&+-.^_`|~")
-
-    /// The answer for a URL that expires at `expires` (Unix seconds; `nil` for never), asked at
-    /// `now`: 404 once past, as imgproxy answers, and otherwise a `max-age` that never reaches
-    /// past the expiry. Stored responses keep their own `max-age`; this shortens it per request.
-    func response(ifNoneMatch: String?, expires: Int?, now: @autoclosure () -> Int) throws(ServerError) -> Response {
-        guard let expires else { return response(ifNoneMatch: ifNoneMatch) }
-        let left = expires - now()
-        guard left > 0 else { throw ServerError(status: .notFound, message: "the URL has expired") }
-        var response = response(ifNoneMatch: ifNoneMatch)
-        // A server that says no-cache (no max-age) keeps saying it.
-        guard let stored = response.headers[.cacheControl].flatMap(Self.maximumAge) else { return response }
-        response.headers[.cacheControl] = "public, max-age=\(min(left, stored))"
-        return response
-    }
-
-    /// The `max-age` of a `Cache-Control` value, if it has one.
-    static func maximumAge(in value: String) -> Int? {
-        guard let range = value.range(of: "max-age=") else { return nil }
-        return Int(value[range.upperBound...].prefix { $0.isNumber })
-    }
-
-    /// `If-None-Match`: a list of tags, weak or strong, or `*`.
-    static func matches(_ ifNoneMatch: String, _ etag: String) -> Bool {
-        ifNoneMatch.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag == "W/" + etag
+    /// Whether the response has been made for one client (its cookies were passed to the source).
+    /// `Cache-Control` then says `private`, and `Vary` names `Cookie`, so that no shared cache in
+    /// front keeps it; the tiers keep it in memory only, under a key of the client's cookies.
+    var isPrivate = false {
+        didSet {
+            guard isPrivate, !oldValue else { return }
+            for fields in [\CachedResponse.headers, \CachedResponse.notModifiedHeaders] {
+                self[keyPath: fields][.cacheControl] = self[keyPath: fields][.cacheControl].map(ResponseHeaderPolicy.privateCacheControl)
+                self[keyPath: fields][.vary] = self[keyPath: fields][.vary].map { $0 + ", Cookie" } ?? "Cookie"
+            }
         }
     }
+
+    /// Replaces the `Cache-Control` this response was made with (a fallback image's own lifetime).
+    mutating func setCacheControl(_ value: String) {
+        headers[.cacheControl] = value
+        notModifiedHeaders[.cacheControl] = value
+    }
+
+    /// Whether a stored copy is still fresh at `now`: always, unless the source's caching is
+    /// passed through and its age has run out.
+    func isFresh(at now: Int) -> Bool {
+        switch lifetime {
+        case .ours, .sourceCacheControl(_, nil): true
+        case let .sourceCacheControl(_, freshUntil?), let .sourceExpires(freshUntil): now < freshUntil
+        case .notStored: false
+        }
+    }
+}
+
+extension HTTPField.Name {
+    /// `Link`, for the canonical URL of an image.
+    static let link = HTTPField.Name("Link")!
 }

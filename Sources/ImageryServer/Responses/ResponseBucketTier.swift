@@ -8,8 +8,10 @@ import NIOCore
 /// SHA-256 of their ``ResponseVariantKey`` under a prefix, so that every instance on every
 /// machine answers a URL any of them has answered without a download, a decode or an encode.
 ///
-/// Each object is the response's body, with its content type as the object's and its ETag and
-/// `Vary` in metadata, beside the body's checksum. The store is a cache: a lookup that fails or
+/// Each object is the response's body, with its content type as the object's and, in metadata,
+/// its ETag, `Vary`, when it was made and what its source said about freshness (`Cache-Control`,
+/// `Expires`, `Last-Modified`), beside the body's checksum and the entry format's version: an
+/// object of an older version (without the source's freshness) is a miss, made again. The store is a cache: a lookup that fails or
 /// outlasts its short deadline is a miss, counted and logged, and the request is processed; a
 /// ``CircuitBreaker`` stops asking a store that keeps failing, so a silent one does not add its
 /// deadline to every request.
@@ -22,7 +24,8 @@ struct ResponseBucketTier: ResponseStoring {
     let writeTimeout: Duration
     let breaker: CircuitBreaker
     let writes: BackgroundWrites
-    let cacheControl: String
+    /// How the headers of a hit are written.
+    let policy: ResponseHeaderPolicy
     let metrics: ServerMetrics
     let logger: Logger
 
@@ -46,26 +49,45 @@ struct ResponseBucketTier: ResponseStoring {
             return nil
         }
         breaker.recordSuccess()
-        // An object without the metadata this tier writes is not one of its entries.
-        guard let object, let contentType = object.contentType, let etag = object.metadata[Self.etagName] else { return nil }
+        // An object without the metadata this version writes is not one of its entries.
+        guard let object, let contentType = object.contentType, object.metadata[Self.versionName] == Self.version,
+              let etag = object.metadata[Self.etagName], let madeAt = object.metadata[Self.madeName].flatMap(Int.init)
+        else { return nil }
+        let source = SourceHeaders(
+            cacheControl: object.metadata[Self.cacheControlName], expires: object.metadata[Self.expiresName],
+            lastModified: object.metadata[Self.lastModifiedName]
+        )
         return CachedResponse(
-            body: object.body, contentType: contentType, etag: etag,
-            varyAccept: object.metadata[Self.varyName] == "accept", cacheControl: cacheControl
+            body: object.body, contentType: contentType, etag: etag, varyAccept: object.metadata[Self.varyName] == "accept",
+            source: source, madeAt: madeAt, policy: policy
         )
     }
 
     func store(_ response: CachedResponse, for key: ResponseVariantKey) {
         guard response.body.readableBytes <= Self.maximumObjectBytes else { return }   // it would never be read back
+        var metadata = [
+            Self.versionName: Self.version, Self.etagName: response.etag, Self.varyName: response.varyAccept ? "accept" : "none",
+            Self.madeName: String(response.madeAt),
+        ]
+        let source = [
+            (Self.cacheControlName, response.source.cacheControl), (Self.expiresName, response.source.expires),
+            (Self.lastModifiedName, response.source.lastModified),
+        ]
+        for case let (name, value?) in source {
+            // Metadata travels as headers: a value that cannot would fail the upload.
+            guard value.allSatisfy({ (32...126).contains($0.asciiValue ?? 0) }) else { return }
+            metadata[name] = value
+        }
         guard breaker.allowsCall() else {
             metrics.resultStorageSkipped(.write)
             return
         }
         metrics.responseWriteBegun(.bucket)
-        let metadata = [Self.etagName: response.etag, Self.varyName: response.varyAccept ? "accept" : "none"]
+        let written = metadata
         writes.run { [self] in
             do throws(S3ObjectClient.Failure) {
                 try await client.put(
-                    response.body, at: location(for: key), contentType: response.contentType, metadata: metadata, within: writeTimeout
+                    response.body, at: location(for: key), contentType: response.contentType, metadata: written, within: writeTimeout
                 )
                 breaker.recordSuccess()
             } catch {
@@ -100,4 +122,11 @@ struct ResponseBucketTier: ResponseStoring {
 
     static let etagName = "imagery-etag"
     static let varyName = "imagery-vary"
+    /// The entry format's version: 2 added the source's freshness and when it was made.
+    static let versionName = "imagery-format"
+    static let version = "2"
+    static let madeName = "imagery-made"
+    static let cacheControlName = "imagery-source-cache-control"
+    static let expiresName = "imagery-source-expires"
+    static let lastModifiedName = "imagery-source-last-modified"
 }

@@ -9,15 +9,17 @@ import NIOCore
 struct ResponseDiskTier: ResponseStoring {
     let store: any DataCaching
     let writes: BackgroundWrites
-    let cacheControl: String
+    /// How the headers of a hit are written.
+    let policy: ResponseHeaderPolicy
     let metrics: ServerMetrics
 
     var tier: ServerMetrics.Tier { .disk }
 
-    /// The stored response for `key`, or `nil`; an entry that does not parse is a miss.
+    /// The stored response for `key`, or `nil`; an entry that does not parse, or one written in
+    /// an older format, is a miss.
     func response(for key: ResponseVariantKey) async -> CachedResponse? {
         guard let stored = await store.cachedData(for: Self.name(key)) else { return nil }
-        return Self.decode(stored, cacheControl: cacheControl)
+        return Self.decode(stored, policy: policy)
     }
 
     /// Stores `response` under `key` in the background.
@@ -29,40 +31,49 @@ struct ResponseDiskTier: ResponseStoring {
 
     private static func name(_ key: ResponseVariantKey) -> String { "response/" + key.digest }
 
-    // An entry: a magic, the content type and the ETag (each a length byte and UTF-8), a byte
-    // that says whether it varies by Accept, then the body. The store checksums the whole.
-    private static let magic = Array("IMR1".utf8)
+    // An entry, version 2: a magic; the content type, the ETag and the source's Cache-Control,
+    // Expires and Last-Modified (each a 16-bit little-endian length and UTF-8, empty for none);
+    // a byte that says whether it varies by Accept; when it was made (Unix seconds, 64-bit
+    // little-endian); then the body. The store checksums the whole. Version 1 ("IMR1", without
+    // the source's freshness) reads as a miss: its entries are made again, never misread.
+    static let magic = Array("IMR2".utf8)
 
     static func encode(_ response: CachedResponse) -> [UInt8] {
         var bytes = magic
-        for field in [response.contentType, response.etag] {
-            let utf8 = Array(field.utf8.prefix(255))
-            bytes.append(UInt8(utf8.count))
+        let fields = [response.contentType, response.etag, response.source.cacheControl ?? "", response.source.expires ?? "", response.source.lastModified ?? ""]
+        for field in fields {
+            let utf8 = Array(field.utf8.prefix(Int(UInt16.max)))
+            bytes += [UInt8(utf8.count & 0xFF), UInt8(utf8.count >> 8)]
             bytes += utf8
         }
         bytes.append(response.varyAccept ? 1 : 0)
+        let madeAt = UInt64(bitPattern: Int64(response.madeAt))
+        bytes += (0..<8).map { UInt8(truncatingIfNeeded: madeAt >> (8 * $0)) }
         bytes += response.body.readableBytesView
         return bytes
     }
 
-    static func decode(_ bytes: [UInt8], cacheControl: String) -> CachedResponse? {
+    static func decode(_ bytes: [UInt8], policy: ResponseHeaderPolicy) -> CachedResponse? {
         guard bytes.starts(with: magic) else { return nil }
         var offset = magic.count
         var fields: [String] = []
-        for _ in 0..<2 {
-            guard offset < bytes.count else { return nil }
-            let length = Int(bytes[offset])
-            offset += 1
+        for _ in 0..<5 {
+            guard offset + 2 <= bytes.count else { return nil }
+            let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+            offset += 2
             guard offset + length <= bytes.count else { return nil }
             fields.append(String(decoding: bytes[offset..<offset + length], as: UTF8.self))
             offset += length
         }
-        guard offset < bytes.count else { return nil }
+        guard offset + 9 <= bytes.count, !fields[0].isEmpty, !fields[1].isEmpty else { return nil }
         let varyAccept = bytes[offset] == 1
-        offset += 1
+        let madeAt = Int(Int64(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + 1 + $1]) << (8 * $1) }))
+        offset += 9
+        func optional(_ text: String) -> String? { text.isEmpty ? nil : text }
         return CachedResponse(
-            body: ByteBuffer(bytes: bytes[offset...]), contentType: fields[0], etag: fields[1],
-            varyAccept: varyAccept, cacheControl: cacheControl
+            body: ByteBuffer(bytes: bytes[offset...]), contentType: fields[0], etag: fields[1], varyAccept: varyAccept,
+            source: SourceHeaders(cacheControl: optional(fields[2]), expires: optional(fields[3]), lastModified: optional(fields[4])),
+            madeAt: madeAt, policy: policy
         )
     }
 }

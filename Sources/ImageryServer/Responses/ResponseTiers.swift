@@ -19,48 +19,65 @@ struct ResponseTiers: Sendable {
     let now: @Sendable () -> Int
 
     /// What a checked path adds to every answer it gets, stored or new: when its URL expires
-    /// (Unix seconds), and its `Content-Disposition`. Neither is kept by a shared tier.
+    /// (Unix seconds), its `Content-Disposition` and canonical `Link`, and whether it is made
+    /// with the client's cookies. None of these is kept by a shared tier.
     struct Checked: Sendable {
         var expires: Int?
         var disposition: @Sendable (CachedResponse) -> String? = { _ in nil }
+        /// `Link: <source>; rel="canonical"`, with `--set-canonical-header`.
+        var canonical: String?
+        /// The source gets the client's cookies: the answer is that client's alone, so no shared
+        /// tier is asked or written, and memory keeps it under the key's cookie partition.
+        var isPrivate = false
     }
 
     /// The answer for `key`: from a tier, or from `work` once `check` has passed.
     ///
     /// - Parameters:
+    ///   - conditions: what the request asks conditionally (`If-None-Match`, `If-Modified-Since`).
     ///   - check: parses and checks the path into what `work` needs; it runs only on a memory
     ///     miss.
     ///   - work: makes the answer; it runs within the admission limit, on a miss in every tier.
+    ///     What it makes is stored as its ``CachedResponse/storage`` allows.
     func answer<Plan: Sendable>(
-        _ key: ResponseVariantKey, ifNoneMatch: String?,
+        _ key: ResponseVariantKey, conditions: CachedResponse.Conditions,
         check: () throws(ServerError) -> (Plan, Checked),
         work: (Plan) async throws(ServerError) -> CachedResponse
     ) async throws(ServerError) -> Response {
-        if let hit = memory[key] {
+        if let hit = memory[key], hit.isFresh(at: now()) {
             metrics.responseHit(.memory)
-            return try hit.response(ifNoneMatch: ifNoneMatch, expires: hit.expires, now: now())
+            return try hit.response(conditions, expires: hit.expires, now: now())
         }
         let (plan, checked) = try check()
         // Before any work: an expired URL is 404 whatever is stored for it.
         if let expires = checked.expires, expires <= now() { throw ServerError(status: .notFound, message: "the URL has expired") }
-        for (index, tier) in shared.enumerated() {
-            guard let stored = await tier.response(for: key) else { continue }
-            metrics.responseHit(tier.tier)
-            for nearer in shared[..<index] { nearer.store(stored, for: key) }
-            return try keep(stored, checked, for: key).response(ifNoneMatch: ifNoneMatch, expires: checked.expires, now: now())
+        // The shared tiers see no cookie partition: only answers made without cookies go there.
+        var sharedKey = key
+        sharedKey.partition = ""
+        if !checked.isPrivate {
+            for (index, tier) in shared.enumerated() {
+                guard let stored = await tier.response(for: sharedKey), stored.isFresh(at: now()) else { continue }
+                metrics.responseHit(tier.tier)
+                for nearer in shared[..<index] { nearer.store(stored, for: sharedKey) }
+                return try keep(stored, checked, for: key).response(conditions, expires: checked.expires, now: now())
+            }
         }
         metrics.responseMiss()
         let made = try await admission.run { () throws(ServerError) in try await work(plan) }
-        for tier in shared { tier.store(made, for: key) }
-        return try keep(made, checked, for: key).response(ifNoneMatch: ifNoneMatch, expires: checked.expires, now: now())
+        if made.storage == .everywhere, !checked.isPrivate {
+            for tier in shared { tier.store(made, for: sharedKey) }
+        }
+        return try keep(made, checked, for: key).response(conditions, expires: checked.expires, now: now())
     }
 
-    /// `response` as this path gets it, kept in memory with what the path added.
+    /// `response` as this path gets it, kept in memory with what the path added when it may be.
     private func keep(_ response: CachedResponse, _ checked: Checked, for key: ResponseVariantKey) -> CachedResponse {
         var response = response
         response.expires = checked.expires
         response.disposition = checked.disposition(response)
-        memory.store(response, for: key)
+        response.canonical = checked.canonical
+        response.isPrivate = checked.isPrivate
+        if response.storage == .everywhere { memory.store(response, for: key) }
         return response
     }
 }

@@ -1,10 +1,12 @@
+import Foundation
 import Hummingbird
 import Imagery
 import ImageryImgproxy
 import Logging
 
 /// Answers an imgproxy path through the response tiers: checked, planned and rendered only
-/// when no tier has it.
+/// when no tier has it; with a fallback image, a source that cannot be had gets it instead of
+/// the error.
 struct ImageEndpoint: Sendable {
     let preflight: RequestPreflight
     let renderer: ImageRenderer
@@ -15,7 +17,13 @@ struct ImageEndpoint: Sendable {
     let settings: String
     /// `IMAGERY_ENABLE_CLIENT_HINTS`: `DPR` and `Width` fill in what URLs leave unsaid.
     let clientHints: Bool
+    /// `--set-canonical-header`: images of http(s) sources name them in `Link`.
+    var setsCanonicalHeader = false
+    /// What stands in for a source that cannot be had, and how it is served.
+    var fallback: FallbackImageSettings = FallbackImageSettings()
     let errorCacheControl: String
+    /// How failures are logged and answered.
+    let errors: ErrorReporting
     let logger: Logger
 
     func respond(to request: Request) async -> Response {
@@ -34,21 +42,36 @@ struct ImageEndpoint: Sendable {
         let path = request.uri.path
         let accepted = negotiation.accepted(request.headers[.accept])
         let hints = clientHints ? ClientHints(request.headers) : nil
-        let key = ResponseVariantKey(path: path, accepted: accepted, clientHints: hints?.key ?? "", settings: settings)
+        let cookies = preflight.cookiePassthrough.cookies(in: request.headers, authority: request.head.authority)
+        var key = ResponseVariantKey(path: path, accepted: accepted, clientHints: hints?.key ?? "", settings: settings)
+        key.partition = cookies?.partition ?? ""
         do throws(ServerError) {
-            return try await tiers.answer(key, ifNoneMatch: request.headers[.ifNoneMatch]) { () throws(ServerError) in
-                let plan = try preflight.plan(for: path, hints: hints)
-                return (plan, ResponseTiers.Checked(expires: plan.expires) { $0.disposition(for: plan) })
+            return try await tiers.answer(key, conditions: CachedResponse.Conditions(request.headers)) { () throws(ServerError) in
+                let plan = try preflight.plan(for: path, hints: hints, cookies: cookies)
+                var checked = ResponseTiers.Checked(expires: plan.expires) { $0.disposition(for: plan) }
+                checked.isPrivate = plan.request.source.carriesCookies
+                if setsCanonicalHeader { checked.canonical = Self.canonical(plan.request.source) }
+                return (plan, checked)
             } work: { plan throws(ServerError) in
-                try await renderer.render(plan, accepted: accepted)
+                do throws(ServerError) {
+                    return try await renderer.render(plan, accepted: accepted)
+                } catch {
+                    guard error.isSourceFailure, let image = fallback.image else { throw error }
+                    var metadata: Logger.Metadata = ["status": "\(error.status.code)", "error": "\(error.message)"]
+                    if let detail = error.detail { metadata["detail"] = "\(detail)" }
+                    logger.warning("source could not be had: serving the fallback image", metadata: metadata)
+                    return try await renderer.renderFallback(plan, accepted: accepted, image: image, settings: fallback, failure: error)
+                }
             }
         } catch {
-            if error.status.code >= 500 {
-                var metadata: Logger.Metadata = ["status": "\(error.status.code)", "error": "\(error.message)"]
-                if let detail = error.detail { metadata["detail"] = "\(detail)" }
-                logger.warning("request failed", metadata: metadata)
-            }
-            return PlainResponse.error(error, cacheControl: errorCacheControl)
+            return errors.response(for: error)
         }
+    }
+
+    /// `Link: <source>; rel="canonical"` for an http(s) source, as imgproxy writes it; `nil`
+    /// for any other.
+    static func canonical(_ source: ImageSource) -> String? {
+        guard case let .url(url, _) = source.kind, ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { return nil }
+        return "<\(url.absoluteString)>; rel=\"canonical\""
     }
 }

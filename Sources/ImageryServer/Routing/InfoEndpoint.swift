@@ -16,8 +16,13 @@ struct InfoEndpoint: Sendable {
     let pipeline: ImagePipeline
     let tiers: ResponseTiers
     let settings: String
-    let cacheControl: String
+    /// How answers' caching and validation headers are written.
+    let headers: ResponseHeaderPolicy
+    /// Seconds since 1970: when an answer is made.
+    let now: @Sendable () -> Int
     let errorCacheControl: String
+    /// How failures are logged and answered.
+    let errors: ErrorReporting
     let logger: Logger
 
     /// The largest side of the draft the pixel fields are computed on.
@@ -25,26 +30,27 @@ struct InfoEndpoint: Sendable {
 
     func respond(to request: Request) async -> Response {
         let path = request.uri.path
-        let key = ResponseVariantKey(path: path, accepted: .other, settings: settings)
+        let cookies = preflight.cookiePassthrough.cookies(in: request.headers, authority: request.head.authority)
+        var key = ResponseVariantKey(path: path, accepted: .other, settings: settings)
+        key.partition = cookies?.partition ?? ""
         do throws(ServerError) {
-            return try await tiers.answer(key, ifNoneMatch: request.headers[.ifNoneMatch]) { () throws(ServerError) in
-                let asked = try preflight.info(for: String(path.dropFirst("/info".count)))
-                return (asked, ResponseTiers.Checked(expires: asked.options.expires))
+            return try await tiers.answer(key, conditions: CachedResponse.Conditions(request.headers)) { () throws(ServerError) in
+                let asked = try preflight.info(for: String(path.dropFirst("/info".count)), cookies: cookies)
+                var checked = ResponseTiers.Checked(expires: asked.options.expires)
+                checked.isPrivate = asked.source.carriesCookies
+                return (asked, checked)
             } work: { asked throws(ServerError) in
                 try await info(asked.options, source: asked.source)
             }
         } catch {
-            if error.status.code >= 500 {
-                logger.warning("info failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
-            }
-            return PlainResponse.error(error, cacheControl: errorCacheControl)
+            return errors.response(for: error, what: "info failed")
         }
     }
 
     private func info(_ options: ImgproxyInfoOptions, source: ImageSource) async throws(ServerError) -> CachedResponse {
-        let bytes: [UInt8]
+        let bytes: [UInt8], sourceHeaders: SourceHeaders
         do {
-            bytes = Array(try await pipeline.data(for: ImageRequest(source: source)))
+            (bytes, sourceHeaders) = try await pipeline.original(for: ImageRequest(source: source))
         } catch {
             throw ServerError(error)
         }
@@ -77,10 +83,9 @@ struct InfoEndpoint: Sendable {
         } catch {
             throw ServerError(status: .internalServerError, message: "info failed")
         }
-        let digest = SHA256.hash(data: body)
         return CachedResponse(
-            body: ByteBuffer(bytes: body), contentType: "application/json",
-            etag: "\"" + Base64URL.encode(Array(digest).prefix(16)) + "\"", varyAccept: false, cacheControl: cacheControl
+            body: ByteBuffer(bytes: body), contentType: "application/json", etag: CachedResponse.tag(of: body, buster: headers.etagBuster),
+            varyAccept: false, source: sourceHeaders, madeAt: now(), policy: headers
         )
     }
 }

@@ -5,14 +5,15 @@ extension RequestPreflight {
     /// What an `/info` path asks, after the checks an image path passes (its shape, the
     /// signature over what follows it, the options and the source policy). `path` starts after
     /// `/info`.
-    func info(for path: String) throws(ServerError) -> (options: ImgproxyInfoOptions, source: ImageSource) {
+    func info(for path: String, cookies: CookiePassthrough.Cookies? = nil) throws(ServerError) -> (options: ImgproxyInfoOptions, source: ImageSource) {
         let parsed: ImgproxyPath, options: ImgproxyInfoOptions
         do throws(ImgproxyError) {
-            parsed = try signedPath(path)
-            options = try ImgproxyInfoOptions(segments: parsed.options)
+            parsed = try signedPath(path, rules: infoRules)
+            options = try ImgproxyInfoOptions(segments: parsed.options, rules: infoRules)
         } catch {
             throw ServerError(error)
         }
-        return (options, try sources.source(for: parsed.source))
+        let source = try source(of: parsed)
+        return (options, cookiePassthrough.source(source, with: cookies) ?? source)
     }
 }

@@ -19,6 +19,15 @@ struct SourcePolicy: Sendable {
     var allowedPrefixes: [String] = []
     /// Whether loopback origins may be fetched (for local use and tests).
     var allowLoopback = false
+    /// Whether private and shared (CGNAT) origins may be fetched.
+    var allowPrivate = false
+    /// Whether link-local origins may be fetched.
+    var allowLinkLocal = false
+    /// With ``allowLoopback``, the loopback addresses that may be fetched; `nil` (the default)
+    /// allows every one. Not a setting: it lets a test (or an embedder) admit the loopback
+    /// address its origin listens on and keep the others refused by the same check a public
+    /// deployment uses, so a refusal seen in a test is the guard's own.
+    var loopbackAddresses: Set<String>?
     /// The directory `local:///path` sources are read from; `nil` turns them off.
     var localRoot: String?
     /// Whether `s3://bucket/key` sources are read (`--use-s3`).
@@ -27,6 +36,10 @@ struct SourcePolicy: Sendable {
     var allowedBuckets: [String] = []
     /// Buckets `s3://` sources may never name.
     var deniedBuckets: [String] = []
+    /// What separates a `local://` or `s3://` source's path from its query (an S3 version, or a
+    /// query a local file ignores), as imgproxy's `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`; empty
+    /// reads the whole URL as the path. http(s) sources keep their queries whatever it says.
+    var querySeparator = "?"
     /// How hosts are resolved for the connection guard. Injectable, so the guard's decisions
     /// are tested without DNS.
     var resolver: any HostResolving = SystemHostResolver()
@@ -42,7 +55,7 @@ struct SourcePolicy: Sendable {
               let host = parsed.host, !host.isEmpty
         else { throw .badRequest("source: not an http(s) or local:// URL") }
         guard isAllowed(url) else { throw .forbidden("source: not in the allowed sources") }
-        if let literal = AddressClassifier.classify(host), !literal.isAllowed(allowLoopback: allowLoopback) {
+        if let literal = AddressClassifier.classify(host), !literal.isAllowed(allowLoopback: allowsLoopback(at: host), allowPrivate: allowPrivate, allowLinkLocal: allowLinkLocal) {
             throw .forbidden("source: \(literal.rawValue) addresses are refused")
         }
         return .url(parsed)
@@ -52,13 +65,24 @@ struct SourcePolicy: Sendable {
     /// prefix allowlist nor the address guard applies; the bucket lists do.
     private func s3Source(for url: String) throws(ServerError) -> ImageSource {
         guard allowsS3 else { throw .forbidden("source: s3:// sources are off (no --use-s3)") }
-        guard let parsed = URL(string: url), let location = S3Location(parsed) else {
+        let (path, query) = splittingQuery(url.dropFirst("s3://".count))
+        let bucket = path.prefix { $0 != "/" }
+        guard S3Location.isValidBucket(String(bucket)), let key = path.dropFirst(bucket.count + 1).removingPercentEncoding, !key.isEmpty else {
             throw .badRequest("source: not a valid s3://bucket/key URL")
         }
+        guard S3Location.isSafeKey(key) else { throw .badRequest("source: an s3:// key may not have a . or .. segment") }
+        let version = query.flatMap { $0.isEmpty ? nil : ($0.removingPercentEncoding ?? String($0)) }
+        let location = S3Location(bucket: String(bucket), key: key, versionID: version)
         guard !deniedBuckets.contains(location.bucket), allowedBuckets.isEmpty || allowedBuckets.contains(location.bucket) else {
             throw .forbidden("source: bucket \(location.bucket) is not allowed")
         }
-        return .url(parsed)
+        return .url(location.sourceURL)
+    }
+
+    /// A non-HTTP source's path and query, split at the first ``querySeparator``.
+    private func splittingQuery(_ text: Substring) -> (path: Substring, query: Substring?) {
+        guard !querySeparator.isEmpty, let range = text.range(of: querySeparator) else { return (text, nil) }
+        return (text[..<range.lowerBound], text[range.upperBound...])
     }
 
     /// The check every hop passes before it is requested, the first included: the allowlist.
@@ -71,9 +95,17 @@ struct SourcePolicy: Sendable {
     /// The SSRF guard: the check of every address a hop's host resolves to, before connecting.
     func checkAddress(_ address: String, host: String) throws(DataLoadingError) {
         let kind = AddressClassifier.classify(address) ?? .reserved
-        guard kind.isAllowed(allowLoopback: allowLoopback) else {
+        guard kind.isAllowed(allowLoopback: allowsLoopback(at: address), allowPrivate: allowPrivate, allowLinkLocal: allowLinkLocal) else {
             throw .redirectRefused(source: host, detail: "\(kind.rawValue) addresses are refused")
         }
+    }
+
+    /// Whether a loopback origin at `address` (an IP literal, IPv6 in brackets or not) may be fetched.
+    private func allowsLoopback(at address: String) -> Bool {
+        guard allowLoopback else { return false }
+        guard let loopbackAddresses else { return true }
+        let bare = address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
+        return loopbackAddresses.contains(bare)
     }
 
     /// The connection guard for the HTTP loader: this policy's address check, on this policy's resolver.
@@ -112,7 +144,7 @@ struct SourcePolicy: Sendable {
     /// followed) leaves the root.
     func localPath(for url: String) throws(ServerError) -> String {
         guard let localRoot else { throw .forbidden("source: local sources are off (no --local-root)") }
-        let relative = String(url.dropFirst("local://".count))
+        let relative = String(splittingQuery(url.dropFirst("local://".count)).path)
         guard let decoded = relative.removingPercentEncoding, !decoded.contains("\0") else {
             throw .badRequest("source: not a valid local path")
         }

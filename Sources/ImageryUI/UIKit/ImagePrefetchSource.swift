@@ -1,6 +1,7 @@
 // On Linux this type-checks against the UIKit stub (Sources/Stubs/UIKitStub); on macOS, where
 // there is no UIKit, it is left out. Everything it decides is ImagePrefetcher's.
-#if canImport(UIKit) || os(Linux)
+// Not on watchOS: UIKit there has no UIImageView, view transitions or collection views.
+#if (canImport(UIKit) && !os(watchOS)) || os(Linux)
 import Foundation
 import Imagery
 #if canImport(UIKit)

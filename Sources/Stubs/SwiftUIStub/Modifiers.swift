@@ -2,28 +2,24 @@
 import CoreGraphicsStub
 
 extension View {
-    // The documentation pages omit underscored attributes, but SwiftUI's `task` action carries
-    // `@_inheritActorContext` (its closure runs on the view's main actor), and Swift's own `Task`
-    // does the same. Without it the stub would demand `await` where SwiftUI warns about one.
-    /// https://developer.apple.com/documentation/swiftui/view/task(name:priority:file:line:_:)
+    // The strictest of the SDKs the package allows: before SDK 26.4 the action is a
+    // `@Sendable` closure and there is no `name:`, `file:` or `line:` (26.4 loosened it to
+    // `sending @isolated(any)`), so code that type-checks here compiles against both. The pages
+    // omit underscored attributes, but SwiftUI's `task` action carries `@_inheritActorContext`
+    // (its closure runs on the view's main actor), as Swift's own `Task` does.
+    /// https://developer.apple.com/documentation/swiftui/view/task(priority:_:)
     nonisolated public func task(
-        name: String? = nil,
         priority: TaskPriority = .userInitiated,
-        file: String = #fileID,
-        line: Int = #line,
-        @_inheritActorContext _ action: sending @escaping @isolated(any) () async -> Void
+        @_inheritActorContext _ action: @escaping @Sendable () async -> Void
     ) -> some View {
         stubModified()
     }
 
-    /// https://developer.apple.com/documentation/swiftui/view/task(id:name:priority:file:line:_:)
+    /// https://developer.apple.com/documentation/swiftui/view/task(id:priority:_:)
     nonisolated public func task<T: Equatable>(
         id value: T,
-        name: String? = nil,
         priority: TaskPriority = .userInitiated,
-        file: String = #fileID,
-        line: Int = #line,
-        @_inheritActorContext _ action: sending @escaping @isolated(any) () async -> Void
+        @_inheritActorContext _ action: @escaping @Sendable () async -> Void
     ) -> some View {
         stubModified()
     }

@@ -89,7 +89,9 @@ extension ProgressView where Label == EmptyView, CurrentValueLabel == EmptyView 
 
 /// https://developer.apple.com/documentation/swiftui/geometryproxy
 public struct GeometryProxy {
-    public var size: CGSize
+    /// Read-only, as SwiftUI's is; the stub's own initializer sets it.
+    public let size: CGSize
+    init(size: CGSize) { self.size = size }
 }
 
 /// https://developer.apple.com/documentation/swiftui/geometryreader

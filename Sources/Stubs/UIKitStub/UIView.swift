@@ -14,8 +14,10 @@ open class UIResponder: NSObject {
 }
 
 /// https://developer.apple.com/documentation/uikit/uitraitcollection
-@MainActor @preconcurrency
-open class UITraitCollection: NSObject {
+/// Not main-actor isolated, and Sendable, as UIKit declares it: a trait collection is an
+/// immutable value object.
+// @unchecked Sendable: the stub's instances hold no state, as UIKit's hold only immutable traits.
+open class UITraitCollection: NSObject, @unchecked Sendable {
     /// https://developer.apple.com/documentation/uikit/uitraitcollection/displayscale
     open var displayScale: CGFloat { 2 }
 }

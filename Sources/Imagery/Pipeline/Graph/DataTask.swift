@@ -3,7 +3,7 @@ import Synchronization
 /// One caller of ``ImagePipeline/data(for:)``: it waits on the fetch stage only, beside the
 /// decode jobs of the same source, so original bytes and images share one download.
 final class DataTask: Sendable {
-    typealias Outcome = Result<(bytes: [UInt8], origin: ImageResponse.Origin), ImagePipelineError>
+    typealias Outcome = Result<PipelineGraph.Fetched, ImagePipelineError>
 
     private struct State {
         var outcome: Outcome?

@@ -49,7 +49,8 @@ extension DecodeKey {
         // The draft is the target times the headroom left for the Lanczos stage.
         let draft = resize.scaled(by: draftHeadroom)
         var side = 1.0
-        if !allowsUpscaling, let upright = try? draft.plan(for: stored), let turned = try? draft.plan(for: transposed) {
+        // Without reduction while decoding (or when enlarging), the whole image is decoded.
+        if !allowsUpscaling, reducesWhileDecoding, let upright = try? draft.plan(for: stored), let turned = try? draft.plan(for: transposed) {
             let scale = min(1, max(upright.scale, turned.scale))
             side = switch format {
             case .jpeg: (scale * 8).rounded(.up) / 8   // the smallest k/8 that covers the draft

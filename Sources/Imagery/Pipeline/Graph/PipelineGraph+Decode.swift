@@ -39,7 +39,7 @@ extension PipelineGraph {
                         return
                     }
                     job.enqueue(on: decodes, cost: cost) { [unowned self] in
-                        runDecode(job, key: key, source: source, bytes: fetched.bytes, origin: fetched.origin)
+                        runDecode(job, key: key, source: source, fetched: fetched)
                     }
                 case let .finished(.failure(error)):
                     feed?.close()
@@ -59,10 +59,11 @@ extension PipelineGraph {
         }
     }
 
-    private func runDecode(_ job: Job<Decoded>, key: DecodeKey, source: ImageSource, bytes: [UInt8], origin: ImageResponse.Origin) {
+    private func runDecode(_ job: Job<Decoded>, key: DecodeKey, source: ImageSource, fetched: Fetched) {
         let decoder = self.decoder
         job.work = Task(priority: job.priority.taskPriority) {
-            let result = await Self.decode(bytes, key: key, source: source.description, decoder: decoder, origin: origin)
+            let result = await Self.decode(fetched.bytes, key: key, source: source.description, decoder: decoder, origin: fetched.origin)
+                .map { $0.carrying(fetched.headers) }
             self.decodeFinished(job, key: key, source: source, result)
         }
     }

@@ -57,7 +57,7 @@ extension PipelineGraph {
         received: (@Sendable ([UInt8]) -> Void)?
     ) async -> Result<Fetched, DataLoadingError> {
         if let disk, let bytes = await disk.cache.cachedData(for: key) {
-            return .success((bytes, .disk))
+            return .success((bytes, .disk, SourceHeaders()))
         }
         if Task.isCancelled { return .failure(.cancelled) }
         statistics.recordDownload()
@@ -65,7 +65,7 @@ extension PipelineGraph {
         do {
             let response = try await loader.response(for: source)
             let bytes = try await response.bytes(progress: { progress.send($0) }, received: received)
-            return .success((bytes, .source))
+            return .success((bytes, .source, response.headers))
         } catch {
             return .failure(error)
         }

@@ -14,7 +14,8 @@ extension PipelineGraph {
             fetch: FetchKey(source: key.sourceKey, readsDisk: readsOriginal),
             resize: request.resize, allowsUpscaling: request.allowsUpscaling,
             policy: request.decodingPolicy, maximumPixelCount: request.maximumPixelCount, draftHeadroom: draftHeadroom,
-            animation: request.animation
+            animation: request.animation, ignoresEXIFOrientation: request.ignoresEXIFOrientation,
+            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail, reducesWhileDecoding: reducesWhileDecoding
         )
         let processKey = ProcessKey(image: key, decode: decodeKey, readsDisk: disk?.readsProcessed(for: request) ?? false)
         return join(\.processJobs, key: processKey, priority: priority, writes: writes, handler) { job in
@@ -122,11 +123,12 @@ extension PipelineGraph {
                 return await processAll(decoded.image, run: run).map { poster in
                     let context = ImageProcessingContext(request: run.request)
                     return ImageResponse(stream: stream.processed(by: run.request.processors, context: context, poster: poster), origin: decoded.origin)
+                        .carrying(decoded.sourceHeaders)
                 }
             }
             guard let animation = decoded.animation else {
-                let origin = decoded.origin
-                return await processAll((consume decoded).image, run: run).map { ImageResponse(image: $0, origin: origin) }
+                let origin = decoded.origin, sourceHeaders = decoded.sourceHeaders
+                return await processAll((consume decoded).image, run: run).map { ImageResponse(image: $0, origin: origin).carrying(sourceHeaders) }
             }
             var frames: [AnimationFrame] = []
             for frame in animation.frames {
@@ -136,7 +138,10 @@ extension PipelineGraph {
                 }
             }
             do throws(ImageError) {
-                return .success(ImageResponse(animation: try AnimatedImage(frames: frames, loopCount: animation.loopCount), origin: decoded.origin))
+                return .success(
+                    ImageResponse(animation: try AnimatedImage(frames: frames, loopCount: animation.loopCount), origin: decoded.origin)
+                        .carrying(decoded.sourceHeaders)
+                )
             } catch {
                 // A processor that sizes frames by their content (a trim) gave them different sizes.
                 return .failure(.processingFailed(source: run.source.description, error))

@@ -61,6 +61,8 @@ final class PipelineGraph {
     let loader: any DataLoading
     let decoder: any ImageDecoding
     let draftHeadroom: Int
+    /// ``ImagePipeline/Configuration/reducesWhileDecoding``.
+    let reducesWhileDecoding: Bool
     let cache: ImageCache?
     let disk: DiskTier?
     let statistics: StatisticsRecorder
@@ -68,8 +70,9 @@ final class PipelineGraph {
     let previewsByDefault: Bool
     let previewInterval: Duration
 
-    /// Original bytes and where they came from.
-    typealias Fetched = (bytes: [UInt8], origin: ImageResponse.Origin)
+    /// Original bytes, where they came from, and what their source said about them (nothing
+    /// for a stored original: the disk tier keeps bytes only).
+    typealias Fetched = (bytes: [UInt8], origin: ImageResponse.Origin, headers: SourceHeaders)
     /// A decoded image and where its bytes came from.
     typealias Decoded = ImageResponse
 
@@ -80,6 +83,7 @@ final class PipelineGraph {
         self.loader = configuration.dataLoader
         self.decoder = configuration.decoder
         self.draftHeadroom = max(1, configuration.draftHeadroom)
+        self.reducesWhileDecoding = configuration.reducesWhileDecoding
         self.cache = configuration.imageCache
         self.disk = configuration.dataCache.map {
             DiskTier(cache: $0, policy: configuration.dataCachePolicy, encoder: configuration.processedImageEncoder)

@@ -20,6 +20,10 @@ struct DecodeKey: Hashable {
     var maximumPixelCount: Int
     var draftHeadroom = 2
     var animation: AnimationLimits?
+    var ignoresEXIFOrientation = false
+    var prefersEmbeddedThumbnail = false
+    /// The pipeline's ``ImagePipeline/Configuration/reducesWhileDecoding``.
+    var reducesWhileDecoding = true
 
     /// The options a decode of this key runs under: the final one and the previews' alike.
     var decodingOptions: DecodingOptions {
@@ -28,6 +32,9 @@ struct DecodeKey: Hashable {
         options.maximumPixelCount = maximumPixelCount
         options.draftHeadroom = draftHeadroom
         if let animation { options.animation = animation }
+        options.ignoresEXIFOrientation = ignoresEXIFOrientation
+        options.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
+        options.reducesWhileDecoding = reducesWhileDecoding
         return options
     }
 }

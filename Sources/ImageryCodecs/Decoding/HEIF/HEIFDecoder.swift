@@ -9,7 +9,8 @@ import Imagery
 /// browsers do, so the result is upright and an EXIF orientation tag inside the file is not
 /// applied a second time. HEVC has no reduced decode: a draft decode takes the file's embedded
 /// thumbnail instead when that still covers the draft (iPhones store one of 320×240 or so),
-/// and otherwise box-reduces the full decode to the draft before returning it.
+/// and otherwise box-reduces the full decode to the draft before returning it; with
+/// `DecodingOptions.prefersEmbeddedThumbnail` it takes the largest thumbnail there is.
 struct HEIFDecoder: FormatDecoding {
     func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(ImageError) -> DecodedImage {
         // libheif's default limit (32768 a side) bounds what it allocates before a size is
@@ -56,8 +57,11 @@ struct HEIFDecoder: FormatDecoding {
             factor: DecodingOptions.boxFactor(forScale: scale), hasAlpha: hasAlpha
         )
         let premultiplied = hasAlpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
+        // An enforced thumbnail is the image, as imgproxy's enforce_thumbnail makes it: its size
+        // is the original's, so a resize never enlarges it back towards the primary's.
+        let (originalWidth, originalHeight) = thumbnail != nil && options.prefersEmbeddedThumbnail ? (outWidth, outHeight) : (width, height)
         let metadata = ImageMetadata(
-            format: .heic, originalWidth: width, originalHeight: height, decodeScale: Double(size.width) / Double(width)
+            format: .heic, originalWidth: originalWidth, originalHeight: originalHeight, decodeScale: Double(size.width) / Double(originalWidth)
         )
         let bitmap = Bitmap(
             width: size.width, height: size.height, pixels: pixels,
@@ -66,10 +70,12 @@ struct HEIFDecoder: FormatDecoding {
         return DecodedImage(bitmap: bitmap, iccProfile: Self.iccProfile(of: primary))
     }
 
-    /// The embedded thumbnail with the fewest pixels that still covers the draft, if any.
+    /// The embedded thumbnail with the fewest pixels that still covers the draft, if any; with
+    /// ``DecodingOptions/prefersEmbeddedThumbnail``, the largest there is, whatever it covers.
     static func thumbnail(of primary: OpaquePointer, covering options: DecodingOptions, width: Int, height: Int) -> OpaquePointer? {
         let scale = options.draftScale(storedSize: PixelSize(width: width, height: height), orientation: .up)
-        guard scale < 1 else { return nil }
+        let enforced = options.prefersEmbeddedThumbnail
+        guard scale < 1 || enforced else { return nil }
         let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: count)
@@ -83,7 +89,8 @@ struct HEIFDecoder: FormatDecoding {
             // A thumbnail of another aspect ratio (or orientation) would crop or stretch.
             let sameShape = abs(thumbWidth * height - thumbHeight * width) <= max(width, height)
             let covers = Double(thumbWidth) >= (Double(width) * scale).rounded(.up) && Double(thumbHeight) >= (Double(height) * scale).rounded(.up)
-            if sameShape, covers, thumbWidth * thumbHeight < bestPixels {
+            let better = enforced ? bestPixels == .max || thumbWidth * thumbHeight > bestPixels : sameShape && covers && thumbWidth * thumbHeight < bestPixels
+            if better {
                 if let best { heif_image_handle_release(best) }
                 best = candidate
                 bestPixels = thumbWidth * thumbHeight

@@ -20,7 +20,8 @@ package struct JPEGDecoder: FormatDecoding {
         let width = Int(info.width), height = Int(info.height)
         try options.checkPixelLimit(width: width, height: height)
 
-        let orientation = ExifReader.orientation(start: info.exif, count: info.exif_length)
+        let exif = ExifReader.orientation(start: info.exif, count: info.exif_length)
+        let orientation = options.appliedOrientation(exif: exif)
         let icc = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_length)) }
 
         // DCT scaling: the smallest k/8 that still covers the draft; a box stage takes any remaining excess.
@@ -60,7 +61,7 @@ package struct JPEGDecoder: FormatDecoding {
         }
         let size = collector.outputSize
         let metadata = ImageMetadata(
-            format: .jpeg, originalWidth: width, originalHeight: height, sourceOrientation: orientation,
+            format: .jpeg, originalWidth: width, originalHeight: height, sourceOrientation: exif,
             decodeScale: dctScale / Double(factor), warnings: warnings
         )
         let bitmap = Bitmap(

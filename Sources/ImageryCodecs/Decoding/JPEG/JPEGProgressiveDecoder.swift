@@ -98,7 +98,7 @@ final class JPEGProgressiveDecoder: ProgressiveDecoding {
         // A baseline file has one scan: no preview, and buffered-image mode would hold its
         // whole coefficient buffer and entropy-decode it for nothing.
         guard info.progressive != 0 else { throw .unsupportedFormat(.jpeg, reason: "no previews: not a progressive JPEG") }
-        let orientation = ExifReader.orientation(start: info.exif, count: info.exif_length)
+        let orientation = options.appliedOrientation(exif: ExifReader.orientation(start: info.exif, count: info.exif_length))
         let icc = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_length)) }
         let eighths = JPEGDecoder.eighths(forScale: options.draftScale(storedSize: PixelSize(width: width, height: height), orientation: orientation))
         var outWidth: Int32 = 0, outHeight: Int32 = 0

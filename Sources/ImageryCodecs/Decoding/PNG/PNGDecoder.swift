@@ -18,7 +18,8 @@ struct PNGDecoder: FormatDecoding {
         try check(img_png_read_info(decoder, &info), decoder, stage: "reading the header")
         let width = Int(info.width), height = Int(info.height)
         try options.checkPixelLimit(width: width, height: height)
-        let orientation = ExifReader.orientation(start: info.exif, count: Int(info.exif_length))
+        let exif = ExifReader.orientation(start: info.exif, count: Int(info.exif_length))
+        let orientation = options.appliedOrientation(exif: exif)
         let icc = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: Int(info.icc_length))) }
         try check(img_png_start(decoder), decoder, stage: "setting up conversion")
 
@@ -69,7 +70,7 @@ struct PNGDecoder: FormatDecoding {
 
         let size = collector.outputSize
         let metadata = ImageMetadata(
-            format: .png, originalWidth: width, originalHeight: height, sourceOrientation: orientation,
+            format: .png, originalWidth: width, originalHeight: height, sourceOrientation: exif,
             decodeScale: 1 / Double(factor), warnings: warnings
         )
         let alphaMode: AlphaMode = !hasAlpha ? .opaque : (factor > 1 ? .premultiplied : .straight)

@@ -16,7 +16,8 @@ struct WebPDecoder: FormatDecoding {
         try options.checkPixelLimit(width: width, height: height)
         if config.input.has_animation != 0 { return try firstFrame(bytes, options: options) }
         let chunks = RIFFChunks(bytes)
-        let orientation = chunks.exif.flatMap { ExifReader.orientation(in: $0) } ?? .up
+        let exif = chunks.exif.flatMap { ExifReader.orientation(in: $0) } ?? .up
+        let orientation = options.appliedOrientation(exif: exif)
         let hasAlpha = config.input.has_alpha != 0
 
         let scale = options.draftScale(storedSize: PixelSize(width: width, height: height), orientation: orientation)
@@ -41,7 +42,7 @@ struct WebPDecoder: FormatDecoding {
         }
         guard decodeStatus == VP8_STATUS_OK else { throw Self.error(decodeStatus, stage: "decoding") }
         let metadata = ImageMetadata(
-            format: .webp, originalWidth: width, originalHeight: height, sourceOrientation: orientation,
+            format: .webp, originalWidth: width, originalHeight: height, sourceOrientation: exif,
             decodeScale: Double(outWidth) / Double(width)
         )
         let bitmap = Bitmap(

@@ -1,0 +1,55 @@
+extension ImgproxySettings {
+    static let monitoring: [ImgproxySetting] = [
+        .warned("NEW_RELIC_KEY", vendor: "New Relic"), .warned("NEW_RELIC_APP_NAME", vendor: "New Relic"),
+        .warned("NEW_RELIC_LABELS", vendor: "New Relic"), .warned("NEW_RELIC_PROPAGATE_EXTERNAL", vendor: "New Relic"),
+        pending("PROMETHEUS_BIND", "a listener of its own for /metrics"),
+        pending("PROMETHEUS_NAMESPACE", "a metrics namespace"),
+        .warned("DATADOG_ENABLE", vendor: "Datadog"), .warned("DATADOG_ENABLE_ADDITIONAL_METRICS", vendor: "Datadog"),
+        .warned("DATADOG_PROPAGATE_EXTERNAL", vendor: "Datadog"),
+        pending("OPEN_TELEMETRY_ENABLE", "OpenTelemetry"), pending("OPEN_TELEMETRY_ENABLE_METRICS", "OpenTelemetry"),
+        pending("OPEN_TELEMETRY_ENABLE_LOGS", "OpenTelemetry"), pending("OPEN_TELEMETRY_SERVER_CERT", "OpenTelemetry"),
+        pending("OPEN_TELEMETRY_CLIENT_CERT", "OpenTelemetry"), pending("OPEN_TELEMETRY_CLIENT_KEY", "OpenTelemetry"),
+        pending("OPEN_TELEMETRY_TRACE_ID_GENERATOR", "OpenTelemetry"), pending("OPEN_TELEMETRY_PROPAGATE_EXTERNAL", "OpenTelemetry"),
+        .warned("CLOUD_WATCH_SERVICE_NAME", vendor: "Amazon CloudWatch"), .warned("CLOUD_WATCH_NAMESPACE", vendor: "Amazon CloudWatch"),
+        .warned("CLOUD_WATCH_REGION", vendor: "Amazon CloudWatch"),
+    ]
+
+    static let reporting: [ImgproxySetting] = [
+        .same("REPORT_DOWNLOADING_ERRORS", "report-downloading-errors"),
+        .same("DEVELOPMENT_ERRORS_MODE", "development-errors-mode"),
+        .warned("BUGSNAG_KEY", vendor: "Bugsnag"), .warned("BUGSNAG_STAGE", vendor: "Bugsnag"),
+        .warned("HONEYBADGER_KEY", vendor: "Honeybadger"), .warned("HONEYBADGER_ENV", vendor: "Honeybadger"),
+        .warned("SENTRY_DSN", vendor: "Sentry"), .warned("SENTRY_ENVIRONMENT", vendor: "Sentry"), .warned("SENTRY_RELEASE", vendor: "Sentry"),
+        .warned("AIRBRAKE_PROJECT_ID", vendor: "Airbrake"), .warned("AIRBRAKE_PROJECT_KEY", vendor: "Airbrake"),
+        .warned("AIRBRAKE_ENVIRONMENT", vendor: "Airbrake"),
+    ]
+
+    static let logging: [ImgproxySetting] = [
+        pending("LOG_FORMAT", "log formats"),
+        .same("LOG_LEVEL", "log-level"),
+        .warned("SYSLOG_ENABLE", vendor: "syslog"), .warned("SYSLOG_LEVEL", vendor: "syslog"), .warned("SYSLOG_NETWORK", vendor: "syslog"),
+        .warned("SYSLOG_ADDRESS", vendor: "syslog"), .warned("SYSLOG_TAG", vendor: "syslog"),
+    ]
+
+    /// Settings that tune Go's or libvips's memory: imagery-server has neither.
+    static let memory: [ImgproxySetting] = [
+        .defaultOnly("DOWNLOAD_BUFFER_SIZE", "0", why: "it sizes Go's download buffers; imagery-server's are sized by each source's length"),
+        .defaultOnly("FREE_MEMORY_INTERVAL", "10", why: "it tunes Go's garbage collector, which imagery-server does not have"),
+        .defaultOnly("BUFFER_POOL_CALIBRATION_THRESHOLD", "1024", why: "it tunes Go's buffer pool, which imagery-server does not have"),
+        .defaultOnly("MALLOC", "malloc", why: "imagery-server uses the system allocator; jemalloc and tcmalloc are chosen by imgproxy's Docker image"),
+    ]
+
+    static let miscellaneous: [ImgproxySetting] = [
+        .same("ARGUMENTS_SEPARATOR", "arguments-separator"),
+        .defaultOnly("USE_LINEAR_COLORSPACE", "false", why: "images are resized in sRGB's own values, as imgproxy does by default"),
+        .same("DISABLE_SHRINK_ON_LOAD", "disable-shrink-on-load"),
+        pending("STRIP_METADATA", "metadata kept"),
+        pending("KEEP_COPYRIGHT", "metadata kept"),
+        pending("STRIP_COLOR_PROFILE", "colour profiles kept"),
+        .same("AUTO_ROTATE", "auto-rotate"),
+        .same("ENFORCE_THUMBNAIL", "enforce-thumbnail"),
+        .same("RETURN_ATTACHMENT", "return-attachment"),
+        .same("HEALTH_CHECK_PATH", "health-check-path"),
+        .converted("FAIL_ON_DEPRECATION", .flag, sets: [], note: "a deprecated imgproxy name stops the start") { _, _ throws(SettingError.Reason) in nil },
+    ]
+}

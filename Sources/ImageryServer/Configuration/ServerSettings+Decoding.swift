@@ -1,0 +1,31 @@
+import Foundation
+import Imagery
+import ImageryCodecs
+import ImageryImgproxy
+
+extension ServerSettings {
+    /// How sources are decoded and which are served as they are.
+    static let decoding: [ServerSetting] = [
+        .flag("auto-rotate", "Turn images upright by their EXIF orientation (a URL's ar:0 or ar:1 says otherwise).", \.autoRotate, imgproxy: "IMGPROXY_AUTO_ROTATE").changing(.bytes),
+        .flag("enforce-thumbnail", "Decode a HEIC's embedded thumbnail whenever it has one, whatever its size (a URL's eth says otherwise).", \.enforceThumbnail, imgproxy: "IMGPROXY_ENFORCE_THUMBNAIL").changing(.bytes),
+        .flag("disable-shrink-on-load", "Decode every image at full size before resizing, instead of reducing while decoding (JPEG's DCT scaling, PNG's box, HEIC's thumbnails): slower and heavier, for the last bit of fidelity.", \.disableShrinkOnLoad, imgproxy: "IMGPROXY_DISABLE_SHRINK_ON_LOAD").changing(.bytes),
+        ServerSetting("skip-processing-formats", .list, "Source formats served as they are, unprocessed, when a URL asks for no other format (jpeg,png,gif,webp,heic,avif,jxl).", imgproxy: "IMGPROXY_SKIP_PROCESSING_FORMATS", show: { configuration in
+            configuration.skipProcessingFormats.isEmpty ? "none" : configuration.skipProcessingFormats.map(\.imgproxyExtension).joined(separator: ",")
+        }) { configuration, value throws(SettingError.Reason) in
+            guard case let .list(names) = value else { throw .invalid("expected a comma-separated list") }
+            var formats: [ImageFormat] = []
+            for name in names.map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+                guard let format = ImageFormat(imgproxyExtension: name), ImageDecoder.supportedFormats.contains(format) else {
+                    throw .invalid("\(name.prefix(20)) is not a format this build reads")
+                }
+                if !formats.contains(format) { formats.append(format) }
+            }
+            configuration.skipProcessingFormats = formats
+        }.changing(.bytes),
+    ]
+
+    /// Every format name imgproxy reads (its `imagetype` names, and `jpg`), for
+    /// `IMGPROXY_SKIP_PROCESSING_FORMATS`: one this build does not read is left out with a
+    /// warning rather than refused, since skipping a format that is never read changes nothing.
+    static let imgproxyFormatNames: Set<String> = ["jpeg", "jpg", "jxl", "png", "webp", "gif", "ico", "svg", "heic", "avif", "bmp", "tiff"]
+}
