@@ -18,15 +18,21 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     case jxl
     case tiff
     case bmp
+    /// SVG, an XML document whose root element is `<svg>`.
+    case svg
 
     /// The media type, as in `Content-Type` and `Accept` headers: `image/jpeg`, `image/webp` …
     ///
     /// ```swift
     /// ImageFormat.webp.mimeType   // "image/webp"
+    /// ImageFormat.svg.mimeType    // "image/svg+xml"
     /// ```
-    public var mimeType: String { "image/" + rawValue }
+    public var mimeType: String { self == .svg ? "image/svg+xml" : "image/" + rawValue }
 
-    /// Recognises the format from the first bytes of `bytes`, or returns `nil`.
+    /// Recognises the format from the first bytes of `bytes`, or returns `nil`. An SVG is
+    /// recognised by its root element, which must be `<svg>` and come within the first 64 KiB
+    /// (after an XML declaration, comments and a document type), so that other XML and text
+    /// are not taken for one.
     public init?(sniffing bytes: some Collection<UInt8>) {
         let head = Array(bytes.prefix(32))
         func matches(_ signature: [UInt8], at offset: Int = 0) -> Bool {
@@ -48,6 +54,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             self = .bmp
         } else if matches(Array("ftyp".utf8), at: 4), let format = Self.isoBrand(head) {
             self = format
+        } else if Self.svgRootTag(in: bytes) != nil {
+            self = .svg
         } else {
             return nil
         }
@@ -83,6 +91,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .jxl: "JPEG XL"
         case .tiff: "TIFF"
         case .bmp: "BMP"
+        case .svg: "SVG"
         }
     }
 }
