@@ -205,6 +205,7 @@ let package = Package(
                 "ImageryDiskCache",
                 "ImageryHTTPClient",
                 "ImageryImgproxy",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

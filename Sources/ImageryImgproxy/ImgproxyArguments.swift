@@ -133,6 +133,7 @@ extension ImageFormat {
         case "jxl": self = .jxl
         case "tiff": self = .tiff
         case "bmp": self = .bmp
+        case "ico": self = .ico
         default: return nil
         }
     }

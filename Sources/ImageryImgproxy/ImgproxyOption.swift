@@ -146,7 +146,7 @@ extension ImgproxyOptionSet {
 
 extension ImgproxyOptions: ImgproxyOptionSet {
     static let table = ImgproxyOptionTable(
-        sizeOptions + placementOptions + effectOptions + outputOptions + deliveryOptions + securityOptions + extensionOptions,
+        sizeOptions + placementOptions + effectOptions + outputOptions + qualityOptions + deliveryOptions + securityOptions + extensionOptions,
         security: securityOptions
     )
 

@@ -29,9 +29,10 @@ extension ImgproxyOptions {
         },
         ImgproxyOption(names: ["format", "f", "ext"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(exactly: 1)
-            options.format = try arguments.format(at: 0)
+            options.bestFormat = arguments.values[0] == "best"
+            options.format = options.bestFormat ? nil : try arguments.format(at: 0)
         } write: { options in
-            options.format.map { [$0.imgproxyExtension] }
+            options.bestFormat ? ["best"] : options.format.map { [$0.imgproxyExtension] }
         },
         ImgproxyOption(names: ["skip_processing", "skp"]) { options, arguments throws(ImgproxyError) in
             var formats: Set<ImageFormat> = []

@@ -183,6 +183,12 @@ public struct ImgproxyOptions: Sendable, Hashable {
     public var raw = false
     /// The security options' limits (see ``SecurityLimits``). Default: none lowered.
     public var security = SecurityLimits()
+    /// `autoquality`/`aq`: the quality chosen per image rather than fixed; `nil` leaves it to
+    /// the server (which chooses none unless `IMAGERY_AUTOQUALITY_METHOD` says so).
+    public var autoQuality: ImgproxyAutoQuality?
+    /// `format:best` (`f:best`, or `best` as the extension): every candidate format encoded and
+    /// the smallest answered. Default: `false`.
+    public var bestFormat = false
     /// Imagery's own option, not imgproxy's: `circle:1` masks the result to the largest centred
     /// circle, anti-aliased in alpha. Default: `false`.
     public var circle = false

@@ -41,6 +41,15 @@ package struct ImgproxyPlan: Sendable {
         package var watermark: Watermark?
         /// Qualities per output format, over ``quality`` (`IMAGERY_FORMAT_QUALITY`).
         package var formatQuality: [ImageFormat: Int]
+        /// What `aq` leaves unsaid (`IMAGERY_AUTOQUALITY_*`); its method `nil` or `none` chooses
+        /// no quality unless a URL asks.
+        package var autoQuality = ImgproxyAutoQuality()
+        /// Per-format quality ranges for autoquality, over its minimum and maximum
+        /// (`IMAGERY_AUTOQUALITY_FORMAT_MIN` and `_MAX`).
+        package var autoQualityFormatMinimum: [ImageFormat: Int] = [:]
+        package var autoQualityFormatMaximum: [ImageFormat: Int] = [:]
+        /// Megapixels above which autoquality is skipped; 0 for none.
+        package var autoQualityMaximumMegapixels: Double = 0
 
         package init(
             quality: Int, maximumPixelCount: Int, writableFormats: Set<ImageFormat>,
@@ -119,12 +128,26 @@ package struct ImgproxyPlan: Sendable {
     /// whether it is an attachment.
     package var filename: String
     package var returnsAttachment: Bool
+    /// `aq` with the server's defaults filled in; `nil` for a fixed quality.
+    package var autoQuality: ImgproxyAutoQuality?
+    /// `format:best`: every candidate format encoded, the smallest answered.
+    package var bestFormat: Bool
+    /// Autoquality's per-format ranges and resolution limit, from the server.
+    package var autoQualityFormatMinimum: [ImageFormat: Int] = [:]
+    package var autoQualityFormatMaximum: [ImageFormat: Int] = [:]
+    package var autoQualityMaximumMegapixels: Double = 0
+    /// The server's plain autoquality range (`IMAGERY_AUTOQUALITY_MIN` and `_MAX`).
+    package var autoQualityRange = (minimum: 70, maximum: 80)
 
     package init(
         options: ImgproxyOptions, source: ImageSource, fileExtension: String?, defaults: Defaults
     ) throws(ImgproxyError) {
         let box = ImgproxyStep.box(width: options.targetWidth, height: options.targetHeight, rotation: options.rotate)
         var request = ImageRequest(source: source)
+        // A cache buster asks for the source again, as it does of imgproxy, which caches
+        // nothing: keyed apart in the pipeline's caches and coalescing, a new one is fetched
+        // and processed anew, and the same one again is a hit.
+        if let cacheBuster = options.cacheBuster { request.cacheIdentity = source.identity + "#cachebuster=" + cacheBuster }
         request.maximumPixelCount = defaults.maximumPixelCount
         if options.security.sourceMegapixels > 0 {
             request.maximumPixelCount = min(request.maximumPixelCount, Int(options.security.sourceMegapixels * 1_000_000))
@@ -203,7 +226,9 @@ package struct ImgproxyPlan: Sendable {
         }
         request.processors = processors
 
-        if let fileExtension, !fileExtension.isEmpty {
+        if fileExtension == "best" || (fileExtension ?? "").isEmpty && options.bestFormat {
+            self.format = nil
+        } else if let fileExtension, !fileExtension.isEmpty {
             guard let format = ImageFormat(imgproxyExtension: fileExtension), defaults.writableFormats.contains(format) else {
                 throw ImgproxyError(.unsupportedFormat, "extension: unsupported format \(fileExtension.prefix(20))")
             }
@@ -236,6 +261,18 @@ package struct ImgproxyPlan: Sendable {
         self.formatQuality = options.quality > 0
             ? options.formatQuality : defaults.formatQuality.merging(options.formatQuality) { $1 }
         self.maximumBytes = options.maximumBytes
+        self.bestFormat = fileExtension == "best" || options.bestFormat
+        // The URL's minimum and maximum stay its own: the server's per-format ranges come between
+        // them and the server's plain ones (qualityTarget(for:pixels:)).
+        var autoQuality = (options.autoQuality ?? ImgproxyAutoQuality()).filled(from: defaults.autoQuality)
+        autoQuality.minimumQuality = options.autoQuality?.minimumQuality
+        autoQuality.maximumQuality = options.autoQuality?.maximumQuality
+        if let refusal = autoQuality.refusal { throw ImgproxyError(.invalidOption, "invalid option autoquality: \(refusal)") }
+        self.autoQuality = [nil, ImgproxyAutoQuality.Method.none].contains(autoQuality.method) ? nil : autoQuality
+        self.autoQualityFormatMinimum = defaults.autoQualityFormatMinimum
+        self.autoQualityFormatMaximum = defaults.autoQualityFormatMaximum
+        self.autoQualityMaximumMegapixels = defaults.autoQualityMaximumMegapixels
+        self.autoQualityRange = (defaults.autoQuality.minimumQuality ?? 70, defaults.autoQuality.maximumQuality ?? 80)
         self.bypass = options.raw ? .raw : options.skipProcessing.isEmpty ? nil : .formats(options.skipProcessing)
         self.maximumSourceBytes = options.security.sourceBytes
         self.maximumResultDimension = options.security.resultDimension
@@ -292,6 +329,25 @@ extension ImgproxyResize {
             case .fill where gravity == .center: return .fill(width: width, height: height)
             default: return nil
             }
+        }
+    }
+}
+
+extension ImgproxyPlan {
+    /// What autoquality chooses an image of `pixels` in `format` for, or `nil` for the plan's
+    /// fixed quality: no `aq`, a format with no quality (PNG, GIF, BMP), or an image over the
+    /// server's autoquality resolution. A URL's minimum and maximum win over the server's
+    /// per-format ones, which win over its plain ones; `ml` searches as `dssim`, as imgproxy
+    /// does without a model.
+    package func qualityTarget(for format: ImageFormat, pixels: Int) -> QualityTarget? {
+        guard let autoQuality, let method = autoQuality.method, [.jpeg, .webp, .avif, .heic, .jxl].contains(format) else { return nil }
+        if autoQualityMaximumMegapixels > 0, Double(pixels) > autoQualityMaximumMegapixels * 1_000_000 { return nil }
+        let low = autoQuality.minimumQuality ?? autoQualityFormatMinimum[format] ?? autoQualityRange.minimum
+        let high = max(low, autoQuality.maximumQuality ?? autoQualityFormatMaximum[format] ?? autoQualityRange.maximum)
+        switch method {
+        case .none: return nil
+        case .size: return QualityTarget(.bytes(Int(autoQuality.target ?? 0)), qualities: low...high)
+        case .dssim, .ml: return QualityTarget(.dssim(autoQuality.target ?? 0.02, allowedError: autoQuality.allowedError ?? 0.002), qualities: low...high)
         }
     }
 }

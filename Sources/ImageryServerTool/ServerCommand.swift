@@ -5,9 +5,11 @@ import Logging
 import Metrics
 import Prometheus
 
-/// `imagery-server`: reads its settings (flags, then `IMAGERY_*`, then `--config`, then the
-/// defaults; `--help` lists them), then serves until SIGTERM. A setting it cannot use stops it
-/// before it listens, with the setting, where the value came from, and why: exit code 64.
+/// `imagery-server`: reads its settings (flags, then `IMAGERY_*` and imgproxy's `IMGPROXY_*`,
+/// then `--config`, then the defaults; `--help` lists them), then serves until SIGTERM. A setting
+/// it cannot use stops it before it listens, with the setting, where the value came from, and
+/// why: exit code 64. `imagery-server health` asks the server those settings describe for its
+/// health path: exit 0 when it answers, 1 and the reason otherwise.
 @main
 enum ServerCommand {
     static func main() async {
@@ -24,6 +26,10 @@ enum ServerCommand {
         case .printConfig:
             print(ServerSettings.printed(loaded), terminator: "")
             return
+        case .health:
+            let (healthy, message) = await HealthCheck.run(loaded.configuration)
+            if healthy { return }
+            fail(message, code: 1)
         case .serve:
             break
         }

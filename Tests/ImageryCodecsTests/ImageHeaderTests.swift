@@ -7,7 +7,7 @@ import Testing
 /// bundled file declares, checked against the size in its name (not against a decoder).
 struct ImageHeaderTests {
     static let files: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: Fixtures.directory.path)) ?? [])
-        .filter { ["jpg", "png", "gif", "webp", "heic", "avif", "jxl", "tif", "svg"].contains(($0 as NSString).pathExtension) }
+        .filter { ["jpg", "png", "gif", "webp", "heic", "avif", "jxl", "bmp", "ico", "cur", "tif", "svg"].contains(($0 as NSString).pathExtension) }
         .filter { $0.firstMatch(of: /_(\d+)x(\d+)\./) != nil }
         .sorted()
 

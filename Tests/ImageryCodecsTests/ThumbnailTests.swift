@@ -28,7 +28,7 @@ import ImageryTestSupport
         #expect(psnr > minimumPSNR, "\(entry.file): \(psnr) dB")
     }
 
-    @Test(arguments: TestImages.bundledEntries.filter { !$0.needsTrait })
+    @Test(arguments: TestImages.bundledEntries.filter { !$0.needsTrait && !$0.isRefused })
     func fastThumbnailIsCloseToTheSlowReference(_ entry: ManifestEntry) throws {
         try Self.checkQuality(entry)
     }

@@ -84,7 +84,7 @@ struct ConnectionGuardTests {
         let (admitted, refused) = try Self.servers { _ in .ok(Fixtures.rocket) }
         defer { admitted.stop(); refused.stop() }
         let loader = Self.guarded(RebindingResolver(first: ["127.0.0.1", "127.0.0.2"], later: ["127.0.0.1"]))
-        await #expect(throws: DataLoadingError.self) {
+        await #expect(throws: DataLoadingError.redirectRefused(source: "rebind.test", detail: "127.0.0.2 is refused")) {
             try await loader.loadData(for: .url(URL(string: "http://rebind.test:\(admitted.port)/photo.jpg")!)) { _ in }
         }
         try await loader.shutdown()
@@ -101,7 +101,7 @@ struct ConnectionGuardTests {
         defer { admitted.stop(); refused.stop() }
         let resolver = RebindingResolver(first: ["127.0.0.1"], later: ["127.0.0.2"])
         let loader = Self.guarded(resolver)
-        await #expect(throws: DataLoadingError.self) {
+        await #expect(throws: DataLoadingError.redirectRefused(source: "rebind.test", detail: "127.0.0.2 is refused")) {
             try await loader.loadData(for: .url(URL(string: "http://rebind.test:\(admitted.port)/start")!)) { _ in }
         }
         try await loader.shutdown()
@@ -117,7 +117,7 @@ struct ConnectionGuardTests {
             guard address == "127.0.0.1" else { throw .redirectRefused(source: host, detail: "refused") }
         }
         #expect(try await guarding.address(for: "127.0.0.1") == nil)
-        await #expect(throws: DataLoadingError.self) { try await guarding.address(for: "[::1]") }
+        await #expect(throws: DataLoadingError.redirectRefused(source: "[::1]", detail: "refused")) { try await guarding.address(for: "[::1]") }
         await #expect(throws: DataLoadingError.connectionFailed(source: "nowhere.test", detail: "host not found")) {
             try await guarding.address(for: "nowhere.test")
         }

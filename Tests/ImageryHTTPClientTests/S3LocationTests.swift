@@ -16,6 +16,21 @@ struct S3LocationTests {
         }
     }
 
+    @Test("A key with a . or .. segment, plain or percent-encoded, is no location: a store's path would resolve it out of the bucket")
+    func dotSegments() {
+        for key in ["..", ".", "../secret/a.jpg", "album/../../secret/a.jpg", "./a.jpg", "album/.", "a/%2e%2e/b", "%2E%2e/b", "a/%2E/b", "a/%2e"] {
+            #expect(!S3Location.isSafeKey(key), "\(key)")
+        }
+        for key in ["a.jpg", "album/a.jpg", "...", "..a", "a..", ".hidden/a.jpg", "a/.b", "a//b", "%2e%2e%2e", "a/%2ex"] {
+            #expect(S3Location.isSafeKey(key), "\(key)")
+        }
+        for url in ["s3://photos/../secret/a.jpg", "s3://photos/%2e%2e/secret/a.jpg", "s3://photos/%2E%2e/secret/a.jpg", "s3://photos/./a.jpg",
+                    "s3://photos/album/%2e/a.jpg", "s3://photos//../a.jpg"] {
+            #expect(URL(string: url).flatMap(S3Location.init) == nil, "\(url)")
+        }
+        #expect(URL(string: "s3://photos/...").flatMap(S3Location.init)?.key == "...")
+    }
+
     @Test("Path-style and virtual-hosted URLs encode the key once, as the signature does")
     func urls() throws {
         let location = S3Location(bucket: "photos", key: "album/a b+c.jpg", versionID: "v/1")

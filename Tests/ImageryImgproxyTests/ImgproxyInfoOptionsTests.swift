@@ -1,4 +1,5 @@
-import ImageryImgproxy
+@testable import ImageryImgproxy
+import ImageryTestSupport
 import Testing
 
 /// `/info`'s options: imgproxy's names, short and full, their defaults and their refusals.
@@ -78,5 +79,47 @@ import Testing
     ])
     func refusals(segment: String, message: String) {
         #expect(throws: ImgproxyError(.invalidOption, message)) { try ImgproxyInfoOptions(segments: [segment]) }
+    }
+
+    /// imgproxy's names for each `/info` option, full name first, as URLs in the wild write them.
+    static let names: [String: [String]] = [
+        "size": ["size", "s"], "format": ["format", "f"], "dimensions": ["dimensions", "d"], "exif": ["exif"],
+        "iptc": ["iptc"], "xmp": ["xmp"], "video_meta": ["video_meta", "vm"], "cachebuster": ["cachebuster", "cb"],
+        "pages_number": ["pages_number", "pn"], "alpha": ["alpha", "a"], "colorspace": ["colorspace", "cs"], "bands": ["bands", "b"],
+        "sample_format": ["sample_format", "sf"], "average": ["average", "avg"], "dominant_colors": ["dominant_colors", "dc"],
+        "palette": ["palette", "p"], "blurhash": ["blurhash", "bh"], "thumb_hash": ["thumb_hash", "th", "thumbhash"],
+        "perceptual_hash": ["perceptual_hash", "ph", "phash"], "calc_hashsums": ["calc_hashsums", "chs"], "hashsum": ["hashsum", "hs"],
+        "expires": ["expires", "exp"], "detect_objects": ["detect_objects", "do"], "classify": ["classify", "cl"], "crop": ["crop", "c"],
+        "objects_position": ["objects_position", "op", "obj_pos"],
+    ]
+
+    @Test("Every info option parses in its full name and in each short one, to the same options; the refused ones are refused by each")
+    func everyOptionByEveryName() throws {
+        #expect(Dictionary(uniqueKeysWithValues: ImgproxyInfoOptions.table.all.map { ($0.names[0], $0.names) }) == Self.names)
+        var random = SplitMix64(state: 0x1AF0_5EED)
+        for (full, names) in Self.names.sorted(by: { $0.key < $1.key }) {
+            if ImgproxyArgumentGenerators.refusedInfo.contains(full) {
+                for name in names {
+                    #expect(throws: ImgproxyError(.invalidOption, "\(name): object detection and info crops are not supported")) {
+                        try ImgproxyInfoOptions(segments: [name + ":1"])
+                    }
+                }
+                continue
+            }
+            let generate = try #require(ImgproxyArgumentGenerators.info[full], "\(full) has no argument generator")
+            var changed = false
+            for _ in 0..<50 {
+                let arguments = generate(&random)
+                let byFullName = try ImgproxyInfoOptions(segments: [([full] + arguments).joined(separator: ":")])
+                for name in names.dropFirst() {
+                    #expect(try ImgproxyInfoOptions(segments: [([name] + arguments).joined(separator: ":")]) == byFullName, "\(name) \(arguments)")
+                }
+                changed = changed || byFullName != ImgproxyInfoOptions()
+            }
+            // A short name read as its full name would pass above even if both were ignored:
+            // an option that writes itself must also change something.
+            let writes = ImgproxyInfoOptions.table.byName[full]?.write != nil
+            #expect(changed == writes, "\(full): changed the options \(changed ? "" : "never ")in 50 draws")
+        }
     }
 }

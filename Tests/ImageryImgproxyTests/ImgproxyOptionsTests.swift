@@ -31,6 +31,7 @@ struct ImgproxyOptionsTests {
             ("trim:10:ffffff:1:0", "t:10:ffffff:1:0"), ("watermark:0.5:soea:10:5:0.2", "wm:0.5:soea:10:5:0.2"),
             ("skip_processing:gif:png", "skp:gif:png"), ("raw:1", "raw:1"), ("filename:cat", "fn:Y2F0:1"),
             ("return_attachment:1", "att:1"), ("max_src_resolution:2", "msr:2"), ("max_src_file_size:1000", "msfs:1000"),
+            ("autoquality:dssim:0.02:60:85:0.001", "aq:dssim:0.02:60:85:0.001"), ("autoquality:size:30000", "aq:size:30000"),
             ("max_animation_frames:3", "maf:3"), ("max_animation_frame_resolution:0.5", "mafr:0.5"), ("max_result_dimension:99", "mrd:99"),
         ]
 

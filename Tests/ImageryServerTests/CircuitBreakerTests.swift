@@ -62,7 +62,9 @@ struct CircuitBreakerTests {
         #expect(parts?.bucket == bucket && parts?.prefix == prefix)
     }
 
-    @Test("A bucket name S3 does not allow is refused at start, naming the setting", arguments: ["Results", "r", "/prefix", "bad_bucket/x"])
+    @Test("A bucket name S3 does not allow, or a prefix with a . or .. segment, is refused at start, naming the setting", arguments: [
+        "Results", "r", "/prefix", "bad_bucket/x", "results/..", "results/../other", "results/a/./b", "results/%2e%2E/x", "results/a/%2E/",
+    ])
     func refused(value: String) async {
         #expect(ServerConfiguration.resultStorageParts(value) == nil)
         let refusal = await ServerSettingsTests.refusal(["--s3-result-storage", value])

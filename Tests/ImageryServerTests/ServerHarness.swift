@@ -6,6 +6,7 @@ import ImageryCodecs
 import Logging
 import NIOCore
 import NIOHTTP1
+import Testing
 
 /// An `imagery-server` in this process on 127.0.0.1 with a free port, and a client for it.
 /// Stopped by cancelling its task when the test that started it ends.
@@ -85,6 +86,27 @@ struct ServerHarness {
     /// The decoded image of a 200 reply.
     static func image(_ reply: Reply) throws -> Bitmap {
         try ImageDecoder().decode(reply.body, options: DecodingOptions())
+    }
+
+    /// Checks that `reply` is a 200 with a `format` image by everything a client could go by:
+    /// its `Content-Type`, its magic bytes, and a decode that reads it as `format`. A header
+    /// alone would pass a body in another format, or none. Returns the decoded image.
+    @discardableResult
+    static func expectImage(
+        _ reply: Reply, _ format: ImageFormat, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bitmap? {
+        let context = comment.map { "\($0): " } ?? ""
+        #expect(reply.status == 200, "\(context)status \(reply.status)", sourceLocation: sourceLocation)
+        #expect(reply.header("content-type") == format.mimeType, "\(context)Content-Type", sourceLocation: sourceLocation)
+        #expect(ImageFormat(sniffing: reply.body) == format, "\(context)magic bytes \(reply.body.prefix(12).map { String($0, radix: 16) })", sourceLocation: sourceLocation)
+        do {
+            let image = try ImageDecoder().decode(reply.body, options: DecodingOptions())
+            #expect(image.metadata.format == format, "\(context)decoded as \(String(describing: image.metadata.format))", sourceLocation: sourceLocation)
+            return image
+        } catch {
+            Issue.record("\(context)does not decode: \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
     }
 }
 

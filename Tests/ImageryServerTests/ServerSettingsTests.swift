@@ -174,7 +174,7 @@ struct ServerSettingsTests {
         ([], ["IMAGERY_PRESETS_PATH": "/nonexistent/imagery-presets"], "--presets-path", "the environment (IMAGERY_PRESETS_PATH)", "could not be read"),
         (["--format-quality", "jpeg=0"], [:], "--format-quality", "the command line (--format-quality)", "format=quality"),
         (["--watermark-path", "/tmp/a.png", "--watermark-data", "aGVsbG8="], [:], "--watermark-data", "the command line (--watermark-data)", "give one of"),
-        (["--preferred-formats", "png,bmp"], [:], "--preferred-formats", "the command line (--preferred-formats)", "bmp is not a format this build writes"),
+        (["--preferred-formats", "png,heic"], [:], "--preferred-formats", "the command line (--preferred-formats)", "heic is not a format this build writes"),
         (["--s3-endpoint", "s3.example"], [:], "--s3-endpoint", "the command line (--s3-endpoint)", "http(s) URL"),
         (["--watermark-opacity", "2"], [:], "--watermark-opacity", "the command line (--watermark-opacity)", "0...1"),
         (["--bogus", "1"], [:], "--bogus", "", "is not a setting"),

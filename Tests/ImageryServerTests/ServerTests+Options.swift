@@ -78,7 +78,8 @@ extension ServerTests {
 
         // raw and skip_processing serve the source's own bytes.
         let raw = try await get("raw:1")
-        #expect(raw.status == 200 && raw.body == Fixtures.rocket && raw.header("content-type") == "image/jpeg")
+        ServerHarness.expectImage(raw, .jpeg)
+        #expect(raw.body == Fixtures.rocket)
         #expect(try await get("w:100/skp:jpg").body == Fixtures.rocket)
         #expect(try await size("w:100/skp:png") == "100x67")
 
@@ -108,7 +109,7 @@ extension ServerTests {
         }
         defer { presets.cancel() }
         let tiny = try await presets.get(Self.plain(origin, "/rocket.jpg", options: "pr:tiny"))
-        #expect(try tiny.status == 200 && tiny.header("content-type") == "image/png" && ServerHarness.image(tiny).width == 20)
+        #expect(ServerHarness.expectImage(tiny, .png)?.width == 20)
         let refused = try await presets.get(Self.plain(origin, "/rocket.jpg", options: "bl:2"))
         #expect(refused.status == 400 && refused.text == "option bl: not allowed here\n")
         let unknown = try await presets.get(Self.plain(origin, "/rocket.jpg", options: "pr:huge"))
@@ -204,13 +205,13 @@ extension ServerTests {
         let plainServer = try await ServerHarness.start { $0.allowLoopbackSources = true }
         defer { plainServer.cancel() }
         let logo = Self.plain(origin, "/framed.png", options: "w:50"), rocket = Self.plain(origin, "/rocket.jpg", options: "w:50")
-        #expect(try await server.get(logo).header("content-type") == "image/png")        // the source's own, listed
-        #expect(try await server.get(rocket).header("content-type") == "image/jpeg")
+        ServerHarness.expectImage(try await server.get(logo), .png, "the source's own, listed")
+        ServerHarness.expectImage(try await server.get(rocket), .jpeg)
         let alpha = Self.plain(origin, "/alpha.png", options: "w:50")
-        #expect(try await server.get(alpha).header("content-type") == "image/png")       // JPEG would lose the alpha
-        #expect(try await plainServer.get(logo).header("content-type") == "image/jpeg")  // Imagery's default: JPEG when opaque
+        ServerHarness.expectImage(try await server.get(alpha), .png, "JPEG would lose the alpha")
+        ServerHarness.expectImage(try await plainServer.get(logo), .jpeg, "Imagery's default: JPEG when opaque")
         if ImageEncoder.supportedFormats.contains(.webp) {
-            #expect(try await server.get(logo, headers: [("Accept", "image/webp")]).header("content-type") == "image/webp")
+            ServerHarness.expectImage(try await server.get(logo, headers: [("Accept", "image/webp")]), .webp)
         }
     }
 }

@@ -133,7 +133,82 @@ struct S3Tests {
     }
 }
 
+extension S3Tests {
+    /// s3:// sources whose key has a `.` or `..` segment, as URLs write them: a store (or a
+    /// proxy before it) that resolved the path would read `secret`, a bucket not allowed.
+    static let dotSegmentSources = [
+        "s3://photos/../secret/a.jpg", "s3://photos/%2e%2e/secret/a.jpg", "s3://photos/%2E%2e/secret/a.jpg",
+        "s3://photos/album/./../../secret/a.jpg", "s3://photos/./rocket.jpg", "s3://photos/album/%2e/../../secret/a.jpg",
+    ]
+
+    /// The two spellings of `source` in an image path: plain (percent-encoded once more, as a
+    /// plain source is decoded once) and base64.
+    static func paths(_ source: String) -> [String] {
+        ["/unsafe/w:100/plain/" + source.replacingOccurrences(of: "%", with: "%25"), "/unsafe/w:100/" + source.base64URL]
+    }
+
+    @Test("A key with a . or .. segment, plain or percent-encoded, in a plain or a base64 source, is 400 with nothing sent to the store")
+    func dotSegmentKeys() async throws {
+        let moto = try await MotoServer.start(recording: true)
+        defer { moto.process.kill() }
+        let rocket = try MotoServer.file(Fixtures.rocket)
+        defer { try? FileManager.default.removeItem(atPath: rocket) }
+        _ = try await moto.python("""
+            for bucket in ["photos", "secret"]:
+                s3.create_bucket(Bucket=bucket)
+            s3.put_object(Bucket="photos", Key="rocket.jpg", Body=open("\(rocket)", "rb").read())
+            s3.put_object(Bucket="secret", Key="a.jpg", Body=open("\(rocket)", "rb").read())
+            """)
+        let server = try await ServerHarness.start {
+            $0.useS3 = true
+            $0.s3Endpoint = moto.endpoint
+            $0.s3Credentials = AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")
+            $0.s3AllowedBuckets = ["photos"]
+        }
+        defer { server.cancel() }
+        let setup = moto.recordedRequests()
+        try #require(setup.contains("PUT /secret/a.jpg"), "the recorder sees requests: \(setup)")
+
+        for source in Self.dotSegmentSources {
+            for path in Self.paths(source) {
+                let reply = try await server.get(path)
+                #expect(reply.status == 400 && reply.text == "source: an s3:// key may not have a . or .. segment\n", "\(path): \(reply.status) \(reply.status == 200 ? "with an image" : reply.text)")
+            }
+        }
+        #expect(moto.recordedRequests() == setup, "nothing reached the store")
+        #expect(server.server.pipeline.statistics.downloads == 0)
+
+        // The same store serves an allowed key, and records it: the zero above is a count.
+        let served = try await server.get("/unsafe/w:100/plain/s3://photos/rocket.jpg")
+        #expect(served.status == 200)
+        #expect(moto.recordedRequests() == setup + ["GET /photos/rocket.jpg"])
+        await moto.stop()
+    }
+}
+
 extension ServerTests {
+    @Test("A dot-segment s3:// key is 400 before any request to the store, which here is a loopback server that counts them")
+    func s3DotSegmentKeysSendNothing() async throws {
+        let store = try TestHTTPServer { _ in .ok(Fixtures.rocket) }
+        defer { store.stop() }
+        let server = try await ServerHarness.start {
+            $0.useS3 = true
+            $0.s3Endpoint = "http://127.0.0.1:\(store.port)"
+            $0.s3Credentials = AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")
+        }
+        defer { server.cancel() }
+        for source in S3Tests.dotSegmentSources {
+            for path in S3Tests.paths(source) {
+                let reply = try await server.get(path)
+                #expect(reply.status == 400 && reply.text == "source: an s3:// key may not have a . or .. segment\n", "\(path): \(reply.status) \(reply.status == 200 ? "with an image" : reply.text)")
+            }
+        }
+        #expect(store.events.count("request") == 0)
+        // The store is reachable: an allowed key is one request.
+        #expect(try await server.get("/unsafe/w:100/plain/s3://photos/rocket.jpg").status == 200)
+        #expect(store.hits("/photos/rocket.jpg") == 1)
+    }
+
     @Test("Without --use-s3 an s3:// source is refused; with it but no credentials the server does not start")
     func s3Off() async throws {
         let server = try await ServerHarness.start()

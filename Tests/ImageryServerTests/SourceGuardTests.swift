@@ -70,11 +70,44 @@ struct SourceGuardTests {
         ])
         let guarding = policy.connectionGuard
         #expect(try await guarding.address(for: "cdn.test") == "93.184.216.34")
-        for host in ["rebind.test", "metadata.test", "unknown.test", "[::ffff:127.0.0.1]", "127.0.0.1"] {
-            await #expect(throws: DataLoadingError.self, "\(host)") { try await guarding.address(for: host) }
+        // Each for its own reason: a refusal naming the class, not a lookup that failed.
+        let refusals: [(host: String, error: DataLoadingError)] = [
+            ("rebind.test", .redirectRefused(source: "rebind.test", detail: "private addresses are refused")),
+            ("metadata.test", .redirectRefused(source: "metadata.test", detail: "link-local addresses are refused")),
+            ("[::ffff:127.0.0.1]", .redirectRefused(source: "[::ffff:127.0.0.1]", detail: "IPv4-mapped IPv6 addresses are refused")),
+            ("127.0.0.1", .redirectRefused(source: "127.0.0.1", detail: "loopback addresses are refused")),
+            ("unknown.test", .connectionFailed(source: "unknown.test", detail: "host not found")),   // resolves to nothing
+        ]
+        for (host, error) in refusals {
+            await #expect(throws: error, "\(host)") { try await guarding.address(for: host) }
         }
         policy.allowLoopback = true
         #expect(try await policy.connectionGuard.address(for: "127.0.0.1") == nil)   // a literal: connected to as it is
+    }
+
+    @Test("Loopback admitted at some addresses only: the others are refused by the same check, as sources and as resolved addresses")
+    func loopbackAtSomeAddresses() throws {
+        var policy = SourcePolicy()
+        policy.allowLoopback = true
+        policy.loopbackAddresses = ["127.0.0.1", "::1"]
+        try policy.checkAddress("127.0.0.1", host: "origin.test")
+        try policy.checkAddress("::1", host: "origin.test")
+        #expect(throws: DataLoadingError.redirectRefused(source: "origin.test", detail: "loopback addresses are refused")) {
+            try policy.checkAddress("127.0.0.2", host: "origin.test")
+        }
+        _ = try policy.source(for: "http://127.0.0.1:8080/a.jpg")
+        _ = try policy.source(for: "http://[::1]:8080/a.jpg")
+        #expect(throws: ServerError.forbidden("source: loopback addresses are refused")) { try policy.source(for: "http://127.0.0.2:8080/a.jpg") }
+        // The list narrows the switch and never widens it: without the switch, none is admitted.
+        policy.allowLoopback = false
+        #expect(throws: DataLoadingError.redirectRefused(source: "origin.test", detail: "loopback addresses are refused")) {
+            try policy.checkAddress("127.0.0.1", host: "origin.test")
+        }
+        // Only loopback is narrowed: a public address passes as before, a private one never does.
+        try policy.checkAddress("93.184.216.34", host: "origin.test")
+        #expect(throws: DataLoadingError.redirectRefused(source: "origin.test", detail: "private addresses are refused")) {
+            try policy.checkAddress("10.0.0.1", host: "origin.test")
+        }
     }
 
     @Test("The allowlist applies to the source and to every hop, with imgproxy's * within a segment")
@@ -86,7 +119,9 @@ struct SourceGuardTests {
         for refused in ["https://images.test.evil.test/a.jpg", "https://eu.cdn.test/other/a.jpg", "https://a/b.cdn.test/photos/x.jpg", "http://images.test/a.jpg"] {
             #expect(throws: ServerError.forbidden("source: not in the allowed sources"), "\(refused)") { try policy.source(for: refused) }
         }
-        #expect(throws: DataLoadingError.self) { try policy.checkHop(URL(string: "https://other.test/a.jpg")!) }
+        #expect(throws: DataLoadingError.redirectRefused(source: "other.test", detail: "not in the allowed sources")) {
+            try policy.checkHop(URL(string: "https://other.test/a.jpg")!)
+        }
         #expect(SourcePolicy.matches("https://a.b.cdn.test/photos/", prefix: "https://*.cdn.test/"))
         // `*` never crosses into a query, a fragment, credentials or a port: the host must match.
         for bypass in ["https://evil.test?.cdn.test/x.jpg", "https://evil.test#.cdn.test/x.jpg", "https://evil.test@x.cdn.test/x.jpg",
@@ -94,6 +129,20 @@ struct SourceGuardTests {
             #expect(!SourcePolicy.matches(bypass, prefix: "https://*.cdn.test/"), "\(bypass)")
         }
         #expect(!SourcePolicy.matches("https://cdn.test/", prefix: "https://*.cdn.test/"))
+    }
+
+    @Test("An s3:// key with a . or .. segment, plain or percent-encoded, is 400 before its bucket is even looked at")
+    func s3DotSegments() throws {
+        var policy = SourcePolicy()
+        policy.allowsS3 = true
+        policy.allowedBuckets = ["photos"]
+        _ = try policy.source(for: "s3://photos/album/a.jpg")
+        for source in ["s3://photos/../secret/a.jpg", "s3://photos/%2e%2e/secret/a.jpg", "s3://photos/%2E%2e/secret/a.jpg",
+                       "s3://photos/./a.jpg", "s3://photos/album/%2e/a.jpg", "s3://photos/a/..", "s3://other/../photos/a.jpg"] {
+            #expect(throws: ServerError.badRequest("source: an s3:// key may not have a . or .. segment"), "\(source)") {
+                try policy.source(for: source)
+            }
+        }
     }
 
     @Test("Literal addresses are refused before any request; other schemes are not sources")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Imagery
+@testable import ImageryImgproxy
 @testable import ImageryServer
 import ImageryTestSupport
 import Testing
@@ -23,32 +24,65 @@ struct URLParsingTests {
         #expect(replay.exitCode == 0)
     }
 
-    @Test("20,000 random paths built from option names, numbers and junk: each is planned or refused with 400, none traps")
+    /// What a random segment is known to be.
+    enum Drawn { case valid, invalid, unknown }
+
+    @Test("20,000 random paths drawn from the option table (every option, by any name), presets and junk: valid ones are planned, invalid ones refused with 400, none traps")
     func randomPathsNeverTrap() throws {
         var random = SplitMix64(state: 0x1DEA_5EED)
-        let names = ["rs", "s", "rt", "w", "h", "el", "ex", "g", "dpr", "c", "rot", "bl", "sh", "bg", "q", "f", "cb", "circle", "resize", "zz", ""]
-        let values = [
+        let table = ImgproxyOptions.table.all
+        let names = table.flatMap(\.names) + ["zz", "", "pr", "preset"]
+        let junk = [
             "", "0", "1", "-1", "fit", "fill", "force", "auto", "fill-down", "sm", "fp", "ce", "0.5", "1e308", "-1e308", "nan", "inf",
-            "9223372036854775807", "-9223372036854775808", "99999999999999999999", "ffffff", "png", "webp", "%00", "..", "@", ".",
+            "9223372036854775807", "-9223372036854775808", "99999999999999999999", "ffffff", "png", "webp", "%00", "..", "@", ".", "thumb",
         ]
+        let presets = ["thumb", "tiny", "square"]
         var configuration = ServerConfiguration()
         configuration.allowedSourcePrefixes = ["http://a.test/"]
+        configuration.allowSecurityOptions = true
+        configuration.presets = "default=q:70,thumb=rs:fill:100:100/g:sm,tiny=w:16/f:png,square=c:1:1/ex:1:so"
         let preflight = try RequestPreflight(configuration: configuration)
-        var refused = 0
+        var counts: [Drawn: Int] = [:]
+        var drawn = Set<String>()
         for _ in 0..<20_000 {
             var segments: [String] = []
-            for _ in 0..<Int.random(in: 0...4, using: &random) {
-                let arguments = (0..<Int.random(in: 0...5, using: &random)).map { _ in values.randomElement(using: &random)! }
-                segments.append(([names.randomElement(using: &random)!] + arguments).joined(separator: ":"))
+            var outcome = Drawn.valid
+            for _ in 0..<random.number(0...5) {
+                switch random.number(0...9) {
+                case 0..<6:
+                    // An option of the table by one of its names, with arguments its generator says are valid.
+                    let option = table.randomElement(using: &random)!
+                    guard let generate = ImgproxyArgumentGenerators.processing[option.names[0]] else {
+                        Issue.record("\(option.names[0]) has no argument generator")
+                        continue
+                    }
+                    drawn.insert(option.names[0])
+                    segments.append(([option.names.randomElement(using: &random)!] + generate(&random)).joined(separator: ":"))
+                case 6:
+                    // Configured presets, by pr or preset, one or more at once.
+                    let named = (0..<random.number(1...3)).map { _ in presets.randomElement(using: &random)! }
+                    segments.append(([random.pick(["pr", "preset"])] + named).joined(separator: ":"))
+                    drawn.insert("preset")
+                case 7:
+                    segments.append(random.pick(["pr:", "pr:nope", "preset:thumb:nope", "zz:1", "rs:stretch"]))
+                    outcome = .invalid
+                default:
+                    let arguments = (0..<random.number(0...5)).map { _ in junk.randomElement(using: &random)! }
+                    segments.append(([names.randomElement(using: &random)!] + arguments).joined(separator: ":"))
+                    if outcome == .valid { outcome = .unknown }
+                }
             }
-            let path = "/_/" + segments.joined(separator: "/") + "/plain/http://a.test/x.jpg" + (Bool.random(using: &random) ? "@png" : "")
+            let path = "/_/" + (segments + ["plain", "http://a.test/x.jpg"]).joined(separator: "/") + (random.chance(0.5) ? "@png" : "")
+            counts[outcome, default: 0] += 1
             do throws(ServerError) {
                 _ = try preflight.plan(for: path)
+                #expect(outcome != .invalid, "\(path) was planned")
             } catch {
-                refused += 1
-                #expect(error.status == .badRequest)
+                #expect(error.status == .badRequest, "\(path): \(error.message)")
+                #expect(outcome != .valid, "\(path) was refused: \(error.message)")
             }
         }
-        #expect(refused > 1_000 && refused < 20_000)   // both outcomes were exercised
+        #expect(drawn == Set(table.map { $0.names[0] } + ["preset"]), "never drawn: \(Set(table.map { $0.names[0] }).subtracting(drawn).sorted())")
+        #expect(counts[.valid, default: 0] > 5_000 && counts[.invalid, default: 0] > 1_000 && counts[.unknown, default: 0] > 1_000)
     }
 }

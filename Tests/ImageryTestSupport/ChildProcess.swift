@@ -53,7 +53,10 @@ package enum ChildProcess {
     /// Runs `executable` with `arguments`, its standard output to the file `output` (or
     /// discarded) and its standard error discarded, on a thread of its own (the wait blocks),
     /// and returns once it has exited (killed if the calling task is cancelled first).
-    package static func run(_ executable: String, _ arguments: [String], output: String = "/dev/null") async throws -> Outcome {
+    /// `environment` is added to this process's.
+    package static func run(
+        _ executable: String, _ arguments: [String], output: String = "/dev/null", environment: [String: String] = [:]
+    ) async throws -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -63,7 +66,9 @@ package enum ChildProcess {
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let started = ContinuousClock.now
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in merged { free(pointer) } }
+        let spawned = environment.isEmpty ? posix_spawn(&pid, executable, &actions, nil, argv, environ) : posix_spawn(&pid, executable, &actions, nil, argv, merged)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
         let child = pid
         // A cancelled test (its suite's time limit) kills the child, which ends the wait. The

@@ -27,8 +27,8 @@ package final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var sleepers: [Sleeper] = []
         var nextID: UInt64 = 0
-        /// Tests waiting for someone to sleep.
-        var watchers: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// Tests waiting for sleeps, each with how many it waits for.
+        var watchers: [UInt64: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
     }
 
     private let state = Locked(State())
@@ -51,8 +51,10 @@ package final class ManualClock: Clock, Sendable {
                 let (resumeNow, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                     if deadline <= state.now || Task.isCancelled { return (true, []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    defer { state.watchers = [:] }
-                    return (false, Array(state.watchers.values))
+                    let count = state.sleepers.count
+                    let ready = state.watchers.filter { $0.value.count <= count }
+                    for id in ready.keys { state.watchers[id] = nil }
+                    return (false, ready.values.map(\.continuation))
                 }
                 for watcher in watchers { watcher.resume() }
                 if resumeNow {
@@ -81,9 +83,10 @@ package final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Returns once at least one sleep waits for the clock, or once the calling task is
-    /// cancelled (a suite's time limit then ends the test).
-    package func untilSleeping() async {
+    /// Returns once at least `count` sleeps wait for the clock (one per player, for several
+    /// players on one clock), or once the calling task is cancelled (a suite's time limit then
+    /// ends the test).
+    package func untilSleeping(count: Int = 1) async {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -91,15 +94,15 @@ package final class ManualClock: Clock, Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
-                    if !state.sleepers.isEmpty || Task.isCancelled { return true }
-                    state.watchers[id] = continuation
+                    if state.sleepers.count >= count || Task.isCancelled { return true }
+                    state.watchers[id] = (count, continuation)
                     return false
                 }
                 if ready { continuation.resume() }
             }
         } onCancel: {
             // Whoever removes the watcher resumes it: a sleep arriving meanwhile, or this.
-            state.withLock { $0.watchers.removeValue(forKey: id) }?.resume()
+            state.withLock { $0.watchers.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 }

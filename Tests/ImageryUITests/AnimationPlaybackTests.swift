@@ -199,17 +199,49 @@ struct AnimationPlaybackTests {
 
     @Test("A cached animation plays from the first frame when a new model shows it, and stops when the model loads another image")
     func replacedStops() async throws {
+        // Given a model of a pipeline playing a three-frame animation, on its second frame
         let bytes = try Self.gif(durations: Array(repeating: .milliseconds(100), count: 3), loopCount: 0)
-        let (model, request) = model(serving: bytes)
+        let reads = Locked(0)
+        let pipeline = Fixtures.pipeline()
+        var request = ImageRequest(source: .custom(id: "animation-\(UUID())") {
+            reads.withLock { $0 += 1 }
+            return bytes
+        })
+        request.animation = AnimationLimits(delivery: .stream)
+        let model = ImageModel(pipeline: pipeline, playbackClock: clock)
         model.load(request)
         await waitUntil(model) { $0.response != nil }
         #expect(await settledFrame(model) == 0)
         #expect(await advance(model, by: .milliseconds(100)) == 1)
 
-        // A still replaces it: no frame is left, and playback stopped
+        // When a second model of the same pipeline shows the same request
+        let second = ImageModel(pipeline: pipeline, playbackClock: clock)
+        second.load(request)
+
+        // Then it is the memory cache's animation, shown in the same call, not read again
+        #expect(second.phase.response?.animationStream != nil)
+        #expect(reads.withLock { $0 } == 1)
+        // Required before waiting for its player to sleep: a model that never plays would
+        // leave that wait to the suite's time limit.
+        try #require(second.isAnimating, "the cached animation does not play in the new model")
+        // And it starts at the first frame, while the first model stays on its second
+        await clock.untilSleeping(count: 2)
+        #expect(Self.index(of: second.currentFrame) == 0)
+        #expect(Self.index(of: model.currentFrame) == 1)
+        // And each plays on from its own frame
+        clock.advance(by: .milliseconds(100))
+        await clock.untilSleeping(count: 2)
+        #expect(Self.index(of: second.currentFrame) == 1)
+        #expect(Self.index(of: model.currentFrame) == 2)
+        #expect(second.isAnimating && model.isAnimating)
+
+        // A still replaces the first model's: no frame is left, and its playback stopped
         model.load(ImageRequest(source: .custom(id: "still-\(UUID())") { Fixtures.rocket }))
         #expect(model.currentFrame == nil)
         #expect(model.player == nil)
+        // The second model's plays on
+        #expect(await advance(second, by: .milliseconds(100)) == 2)
+        #expect(second.isAnimating)
     }
 
     @Test("Without animation asked for, an animated source is a still: nothing plays")

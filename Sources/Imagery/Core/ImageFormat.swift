@@ -18,6 +18,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     case jxl
     case tiff
     case bmp
+    /// Windows icons and cursors (ICO and CUR): a directory of BMP- or PNG-encoded images.
+    case ico
     /// SVG, an XML document whose root element is `<svg>`.
     case svg
 
@@ -27,7 +29,13 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// ImageFormat.webp.mimeType   // "image/webp"
     /// ImageFormat.svg.mimeType    // "image/svg+xml"
     /// ```
-    public var mimeType: String { self == .svg ? "image/svg+xml" : "image/" + rawValue }
+    public var mimeType: String {
+        switch self {
+        case .ico: "image/x-icon"
+        case .svg: "image/svg+xml"
+        default: "image/" + rawValue
+        }
+    }
 
     /// Recognises the format from the first bytes of `bytes`, or returns `nil`. An SVG is
     /// recognised by its root element, which must be `<svg>` and come within the first 64 KiB
@@ -52,6 +60,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             self = .tiff
         } else if matches(Array("BM".utf8)) && head.count >= 14 {
             self = .bmp
+        } else if Self.isIconDirectory(head) {
+            self = .ico
         } else if matches(Array("ftyp".utf8), at: 4), let format = Self.isoBrand(head) {
             self = format
         } else if Self.svgRootTag(in: bytes) != nil {
@@ -59,6 +69,16 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         } else {
             return nil
         }
+    }
+
+    /// ICO and CUR have six bytes of header (reserved 0, type 1 or 2, a count) and no magic
+    /// beyond them, so the first directory entry must be plausible too: its reserved byte zero
+    /// and its data after the directory.
+    private static func isIconDirectory(_ head: [UInt8]) -> Bool {
+        guard head.count >= 22, head[0] == 0, head[1] == 0, head[2] == 1 || head[2] == 2, head[3] == 0 else { return false }
+        let count = Int(head[4]) | Int(head[5]) << 8
+        let offset = Int(head[18]) | Int(head[19]) << 8 | Int(head[20]) << 16 | Int(head[21]) << 24
+        return count > 0 && head[9] == 0 && offset >= 6 + 16 * count
     }
 
     /// HEIF-family files are ISO boxes: the `ftyp` box names a major brand and compatible brands.
@@ -91,6 +111,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .jxl: "JPEG XL"
         case .tiff: "TIFF"
         case .bmp: "BMP"
+        case .ico: "ICO"
         case .svg: "SVG"
         }
     }

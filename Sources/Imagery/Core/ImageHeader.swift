@@ -1,8 +1,8 @@
 /// The stored pixel size an image's header declares, read without decoding: what the
 /// pipeline's decoding-pixel budget charges a decode before it starts.
 package enum ImageHeader {
-    /// The declared width and height of a JPEG, PNG, GIF, WebP, HEIC, AVIF, JPEG XL or TIFF
-    /// (its first page), the intrinsic size of an SVG whose root states one in pixels, or `nil`
+    /// The declared width and height of a JPEG, PNG, GIF, WebP, HEIC, AVIF, JPEG XL, BMP, ICO
+    /// (its largest image) or TIFF (its first page), the intrinsic size of an SVG whose root states one in pixels, or `nil`
     /// for another format or a header too short or damaged to read (whose decode then fails at
     /// once, or is refused by its decoder's own size check).
     package static func size(of bytes: [UInt8]) -> PixelSize? {
@@ -19,12 +19,33 @@ package enum ImageHeader {
         case .webp: webpSize(bytes)
         case .heic, .avif: largestSpatialExtent(bytes)
         case .jxl: jpegXLSize(bytes)
+        case .bmp: bmpSize(bytes)
+        case .ico: icoSize(bytes)
         case .tiff: tiffSize(bytes)
         case .svg: svgSize(bytes)
-        default: nil
         }
         guard let size, size.width > 0, size.height > 0 else { return nil }
         return size
+    }
+
+    /// The info header's width and height (the core header's are 16-bit); the height's sign
+    /// says which way the rows run.
+    private static func bmpSize(_ bytes: [UInt8]) -> PixelSize? {
+        guard bytes.count >= 26 else { return nil }
+        if littleEndian(bytes, 14, 4) == 12 { return PixelSize(width: littleEndian(bytes, 18, 2), height: littleEndian(bytes, 20, 2)) }
+        let height = Int32(truncatingIfNeeded: littleEndian(bytes, 22, 4))
+        return PixelSize(width: Int(Int32(truncatingIfNeeded: littleEndian(bytes, 18, 4))), height: height == .min ? 0 : Int(height.magnitude))
+    }
+
+    /// The largest entry of the icon directory (0 in a directory entry means 256).
+    private static func icoSize(_ bytes: [UInt8]) -> PixelSize? {
+        guard bytes.count >= 6 else { return nil }
+        let count = littleEndian(bytes, 4, 2)
+        guard bytes.count >= 6 + 16 * count else { return nil }
+        return (0..<count).map { index -> PixelSize in
+            let at = 6 + 16 * index
+            return PixelSize(width: bytes[at] == 0 ? 256 : Int(bytes[at]), height: bytes[at + 1] == 0 ? 256 : Int(bytes[at + 1]))
+        }.max { $0.width * $0.height < $1.width * $1.height }
     }
 
     /// The first start-of-frame segment (any SOFn) gives the size; segments before it are

@@ -1,10 +1,10 @@
 import Imagery
 
-/// The default decoder: recognises the format from the bytes and decodes JPEG, PNG and GIF
-/// (first frame), and with package traits WebP (`WebP`), HEIC (`HEIF`), AVIF (`AVIF`),
+/// The default decoder: recognises the format from the bytes and decodes JPEG, PNG, GIF (first
+/// frame), BMP and ICO, and with package traits WebP (`WebP`), HEIC (`HEIF`), AVIF (`AVIF`),
 /// JPEG XL (`JPEGXL`), SVG (`SVG`, rendered at the size asked for, within ``svgLimits``) and
 /// TIFF (`TIFF`, the first page); `AllFormats` turns on all six. A format recognised but not
-/// built in (and BMP) is refused with `ImageError.unsupportedFormat`, naming the trait.
+/// built in is refused with `ImageError.unsupportedFormat`, naming the trait.
 ///
 /// The result is upright (EXIF orientation applied) and in sRGB, with straight alpha.
 ///
@@ -37,7 +37,7 @@ public struct ImageDecoder: ImageDecoding {
 
     /// The formats this build can decode.
     public static var supportedFormats: Set<ImageFormat> {
-        var formats: Set<ImageFormat> = [.jpeg, .png, .gif]
+        var formats: Set<ImageFormat> = [.jpeg, .png, .gif, .bmp, .ico]
         #if WebP
         formats.insert(.webp)
         #endif
@@ -125,8 +125,8 @@ public struct ImageDecoder: ImageDecoding {
             #else
             throw Self.notBuilt(.tiff)
             #endif
-        case .bmp:
-            throw .unsupportedFormat(format, reason: "no decoder for \(format) on this platform")
+        case .bmp: return BMPDecoder()
+        case .ico: return ICODecoder()
         }
     }
 

@@ -2,8 +2,9 @@ import CImageryCodecs
 import Imagery
 
 /// The default encoder: JPEG (quality 1–100), PNG, GIF (Imagery's own, a palette per frame),
-/// and with package traits WebP (`WebP`), AVIF (`AVIF`, through libavif and aom; see the
-/// AVIF article for how `quality` maps to its quantizers) and TIFF (`TIFF`, through libtiff,
+/// BMP (24-bit, or 32-bit with alpha) and ICO (PNG in an icon, scaled to fit 256 × 256), and
+/// with package traits WebP (`WebP`), AVIF (`AVIF`, through libavif and aom; see the AVIF
+/// article for how `quality` maps to its quantizers) and TIFF (`TIFF`, through libtiff,
 /// lossless: LZW by default, see ``tiffCompression``). GIF and WebP also write animations
 /// (``encode(_:)-(AnimatedImage)``).
 ///
@@ -62,7 +63,7 @@ public struct ImageEncoder: ImageEncoding {
 
     /// The formats this build can encode.
     public static var supportedFormats: Set<ImageFormat> {
-        var formats: Set<ImageFormat> = [.jpeg, .png, .gif]
+        var formats: Set<ImageFormat> = [.jpeg, .png, .gif, .bmp, .ico]
         #if WebP
         formats.insert(.webp)
         #endif
@@ -84,6 +85,10 @@ public struct ImageEncoder: ImageEncoding {
             return try encodePNG(bitmap.withStraightAlpha())
         case .gif:
             return try GIFEncoder.encode(bitmap)
+        case .bmp:
+            return try BMPEncoder.encode(bitmap)
+        case .ico:
+            return try ICOEncoder.encode(bitmap) { image throws(ImageError) in try encodePNG(image.withStraightAlpha()) }
         #if WebP
         case .webp:
             return try WebPEncoder.encode(bitmap.withStraightAlpha(), quality: quality, lossless: lossless)

@@ -18,11 +18,12 @@ public struct S3Location: Sendable, Hashable, CustomStringConvertible {
     public var versionID: String?
 
     /// The location an `s3://` URL names; `nil` for another scheme, a bucket name S3 does not
-    /// allow (3–63 lowercase letters, digits, `.` and `-`), or no key.
+    /// allow (3–63 lowercase letters, digits, `.` and `-`), no key, or a key with a `.` or `..`
+    /// segment (see ``isSafeKey(_:)``).
     public init?(_ url: URL) {
         guard url.scheme?.lowercased() == "s3", let bucket = url.host, Self.isValidBucket(bucket) else { return nil }
-        let key = String(url.path.drop { $0 == "/" })
-        guard !key.isEmpty else { return nil }
+        let key = Self.key(of: url)
+        guard !key.isEmpty, Self.isSafeKey(key) else { return nil }
         self.init(bucket: bucket, key: key, versionID: url.query.flatMap { $0.isEmpty ? nil : ($0.removingPercentEncoding ?? $0) })
     }
 
@@ -35,6 +36,29 @@ public struct S3Location: Sendable, Hashable, CustomStringConvertible {
 
     /// Bucket and key, as error lines name them; never a credential.
     public var description: String { "s3://\(bucket)/\(key)" + (versionID.map { "?\($0)" } ?? "") }
+
+    /// The key an `s3://` URL names, decoded, before any check.
+    package static func key(of url: URL) -> String {
+        String(url.path.drop { $0 == "/" })
+    }
+
+    /// Whether `key` has no `.` or `..` segment, however it is spelled: as it is, or
+    /// percent-encoded once more (`%2e`, `%2E%2e`). S3 itself keeps such a key as a name, but
+    /// the path it travels in is resolved by HTTP stacks and proxies on the way:
+    /// `GET /photos/../secret/a.jpg` reaches bucket `secret`, past the bucket lists that
+    /// allowed `photos`. Such keys are refused before anything is signed or sent.
+    ///
+    /// ```swift
+    /// S3Location.isSafeKey("album/a.jpg")          // true
+    /// S3Location.isSafeKey("../secret/a.jpg")      // false
+    /// S3Location.isSafeKey("album/%2E%2e/a.jpg")   // false
+    /// ```
+    package static func isSafeKey(_ key: String) -> Bool {
+        !key.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
+            let decoded = segment.removingPercentEncoding ?? String(segment)
+            return segment == "." || segment == ".." || decoded == "." || decoded == ".."
+        }
+    }
 
     /// Whether S3 allows `name` as a bucket name; checked before the name becomes part of a
     /// host name in virtual-hosted style.

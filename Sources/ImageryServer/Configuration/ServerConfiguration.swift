@@ -45,6 +45,20 @@ package struct ServerConfiguration: Sendable {
         get { sources.allowLoopback }
         set { sources.allowLoopback = newValue }
     }
+    /// With ``allowLoopbackSources``, the loopback addresses origins may be at; `nil` allows
+    /// every one. Not a setting: for tests and embedders (see `SourcePolicy.loopbackAddresses`).
+    /// Default: `nil`.
+    package var loopbackSourceAddresses: Set<String>? {
+        get { sources.loopbackAddresses }
+        set { sources.loopbackAddresses = newValue }
+    }
+    /// How source hosts are resolved for the SSRF guard, which connects only to the addresses
+    /// it checked. Not a setting: tests inject a resolver double here, so that no test asks
+    /// real DNS. Default: ``SystemHostResolver``.
+    package var hostResolver: any HostResolving {
+        get { sources.resolver }
+        set { sources.resolver = newValue }
+    }
     /// The directory `local:///path` sources are read from. Default: none (off).
     package var localRoot: String? {
         get { sources.localRoot }

@@ -33,6 +33,8 @@ package enum ServerSettings {
     /// What the command line asked for besides serving.
     package enum Action: Sendable, Equatable {
         case serve, printConfig, help
+        /// `imagery-server health`: ask the server these settings describe whether it is up.
+        case health
     }
 
     /// The configuration, where each setting came from, and what to do with it.
@@ -53,8 +55,13 @@ package enum ServerSettings {
     ///   refused: an unknown flag, a value of the wrong kind or out of range, two names of one
     ///   setting that disagree, an imgproxy setting refused by its disposition, an unreadable
     ///   `--config` or environment file.
-    package static func load(arguments: [String], environment given: [String: String]) async throws(SettingError) -> Loaded {
-        let action = try checkArguments(Array(arguments.dropFirst()))
+    package static func load(arguments givenArguments: [String], environment given: [String: String]) async throws(SettingError) -> Loaded {
+        // `health` is a subcommand: the settings after it are read as the server reads them.
+        var arguments = givenArguments
+        let isHealthCheck = arguments.count > 1 && arguments[1] == "health"
+        if isHealthCheck { arguments.remove(at: 1) }
+        var action = try checkArguments(Array(arguments.dropFirst()))
+        if isHealthCheck, action == .serve { action = .health }
         let environment = try EnvironmentFile.merged(into: given)
         let secrets = all.filter(\.isSecret)
         let commandLine = CommandLineArgumentsProvider(arguments: arguments, secretsSpecifier: .specific(Set(secrets.map(\.flag))))

@@ -70,7 +70,9 @@ struct HSL {
         let r = Double(color.red) / 255, g = Double(color.green) / 255, b = Double(color.blue) / 255
         let high = max(r, g, b), low = min(r, g, b), delta = high - low
         lightness = (high + low) / 2
-        saturation = delta == 0 ? 0 : delta / (1 - abs(2 * lightness - 1))
+        // Clamped: a pure light tint such as (255, 180, 180) computes a hair above 1, which put
+        // it outside every swatch's saturation range.
+        saturation = delta == 0 ? 0 : min(1, delta / (1 - abs(2 * lightness - 1)))
         var h: Double
         if delta == 0 {
             h = 0

@@ -69,9 +69,10 @@ struct ImageRenderer: Sendable {
             bytes = try await encode(stream, with: encoder)
         } else {
             let image = response.image, limit = plan.maximumBytes
+            let target = plan.qualityTarget(for: format, pixels: image.width * image.height)
             do {
                 bytes = try await ImagePipeline.runHeavyWork { () throws(ImageError) in
-                    try Self.encode(image, with: encoder, fittingIn: limit)
+                    try Self.encode(image, with: encoder, choosingQualityFor: target, fittingIn: limit)
                 }
             } catch {
                 throw encodingFailed(format, error)
@@ -123,9 +124,19 @@ struct ImageRenderer: Sendable {
     /// `image` encoded, and with a byte limit (`max_bytes`) on a lossy format, at the highest
     /// quality whose body fits, found by halving the range in at most five encodes; the lowest
     /// tried when none fits, as imgproxy answers.
-    static func encode(_ image: Bitmap, with encoder: ImageEncoder, fittingIn limit: Int) throws(ImageError) -> [UInt8] {
+    static func encode(
+        _ image: Bitmap, with encoder: ImageEncoder, choosingQualityFor target: QualityTarget?, fittingIn limit: Int
+    ) throws(ImageError) -> [UInt8] {
         var encoder = encoder
-        let first = try encoder.encode(image)
+        let first: [UInt8]
+        if let target {
+            // As imgproxy orders them: autoquality chooses, then max_bytes lowers from its choice.
+            let chosen = try encoder.encode(image, choosingQualityFor: target)
+            encoder.quality = chosen.quality
+            first = chosen.bytes
+        } else {
+            first = try encoder.encode(image)
+        }
         guard limit > 0, first.count > limit, [.jpeg, .webp, .avif].contains(encoder.format) else { return first }
         var (low, high) = (1, encoder.quality - 1)
         var best: [UInt8]?, smallest = first

@@ -19,6 +19,11 @@ struct SourcePolicy: Sendable {
     var allowedPrefixes: [String] = []
     /// Whether loopback origins may be fetched (for local use and tests).
     var allowLoopback = false
+    /// With ``allowLoopback``, the loopback addresses that may be fetched; `nil` (the default)
+    /// allows every one. Not a setting: it lets a test (or an embedder) admit the loopback
+    /// address its origin listens on and keep the others refused by the same check a public
+    /// deployment uses, so a refusal seen in a test is the guard's own.
+    var loopbackAddresses: Set<String>?
     /// The directory `local:///path` sources are read from; `nil` turns them off.
     var localRoot: String?
     /// Whether `s3://bucket/key` sources are read (`--use-s3`).
@@ -42,7 +47,7 @@ struct SourcePolicy: Sendable {
               let host = parsed.host, !host.isEmpty
         else { throw .badRequest("source: not an http(s) or local:// URL") }
         guard isAllowed(url) else { throw .forbidden("source: not in the allowed sources") }
-        if let literal = AddressClassifier.classify(host), !literal.isAllowed(allowLoopback: allowLoopback) {
+        if let literal = AddressClassifier.classify(host), !literal.isAllowed(allowLoopback: allowsLoopback(at: host)) {
             throw .forbidden("source: \(literal.rawValue) addresses are refused")
         }
         return .url(parsed)
@@ -52,6 +57,9 @@ struct SourcePolicy: Sendable {
     /// prefix allowlist nor the address guard applies; the bucket lists do.
     private func s3Source(for url: String) throws(ServerError) -> ImageSource {
         guard allowsS3 else { throw .forbidden("source: s3:// sources are off (no --use-s3)") }
+        if let parsed = URL(string: url), !S3Location.isSafeKey(S3Location.key(of: parsed)) {
+            throw .badRequest("source: an s3:// key may not have a . or .. segment")
+        }
         guard let parsed = URL(string: url), let location = S3Location(parsed) else {
             throw .badRequest("source: not a valid s3://bucket/key URL")
         }
@@ -71,9 +79,17 @@ struct SourcePolicy: Sendable {
     /// The SSRF guard: the check of every address a hop's host resolves to, before connecting.
     func checkAddress(_ address: String, host: String) throws(DataLoadingError) {
         let kind = AddressClassifier.classify(address) ?? .reserved
-        guard kind.isAllowed(allowLoopback: allowLoopback) else {
+        guard kind.isAllowed(allowLoopback: allowsLoopback(at: address)) else {
             throw .redirectRefused(source: host, detail: "\(kind.rawValue) addresses are refused")
         }
+    }
+
+    /// Whether a loopback origin at `address` (an IP literal, IPv6 in brackets or not) may be fetched.
+    private func allowsLoopback(at address: String) -> Bool {
+        guard allowLoopback else { return false }
+        guard let loopbackAddresses else { return true }
+        let bare = address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
+        return loopbackAddresses.contains(bare)
     }
 
     /// The connection guard for the HTTP loader: this policy's address check, on this policy's resolver.

@@ -28,7 +28,7 @@ struct ManifestEntry: Sendable, CustomTestStringConvertible {
     var imageFormat: ImageFormat? { (try? bytes).flatMap { ImageFormat(sniffing: $0) } }
 
     /// Whether its format needs a package trait (WebP, HEIF, AVIF, JPEGXL) to decode.
-    var needsTrait: Bool { imageFormat.map { ![.jpeg, .png, .gif].contains($0) } ?? false }
+    var needsTrait: Bool { imageFormat.map { ![.jpeg, .png, .gif, .bmp, .ico].contains($0) } ?? false }
 
     /// Whether this build decodes its format.
     var isDecodable: Bool { imageFormat.map { ImageDecoder.supportedFormats.contains($0) } ?? false }

@@ -11,6 +11,8 @@ import Glibc
 struct MotoServer {
     let process: ServerProcess
     let port: Int
+    /// Where moto's recorder writes every request it serves, one JSON line each, when asked to.
+    let recording: String?
 
     /// `moto_server` on the PATH, if installed.
     static let binary: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin")
@@ -20,15 +22,32 @@ struct MotoServer {
 
     /// moto, answering every request; with `authenticatingAfter`, only the first that many
     /// unsigned, and after them only requests signed with a key its IAM knows (moto's
-    /// `INITIAL_NO_AUTH_ACTION_COUNT`).
-    static func start(authenticatingAfter requests: Int? = nil) async throws -> MotoServer {
+    /// `INITIAL_NO_AUTH_ACTION_COUNT`); with `recording`, every request it serves written to
+    /// ``recording`` (moto's recorder), so a test can count what reached the store.
+    static func start(authenticatingAfter requests: Int? = nil, recording: Bool = false) async throws -> MotoServer {
         let binary = try #require(binary, Comment(rawValue: CIRun.missing("moto (moto_server, from pip's moto[server])")))
-        let process = try ServerProcess.start(
-            executable: binary, ["-H", "127.0.0.1", "-p", "0"], readyMarker: "Running on",
-            environment: requests.map { ["INITIAL_NO_AUTH_ACTION_COUNT": String($0)] } ?? [:]
-        )
+        var environment: [String: String] = [:]
+        if let requests { environment["INITIAL_NO_AUTH_ACTION_COUNT"] = String(requests) }
+        let file = recording ? FileManager.default.temporaryDirectory.appendingPathComponent("imagery-moto-recording-\(UUID().uuidString)").path : nil
+        if let file {
+            environment["MOTO_ENABLE_RECORDING"] = "True"
+            environment["MOTO_RECORDER_FILEPATH"] = file
+        }
+        let process = try ServerProcess.start(executable: binary, ["-H", "127.0.0.1", "-p", "0"], readyMarker: "Running on", environment: environment)
         let port = try await process.port()
-        return MotoServer(process: process, port: port)
+        return MotoServer(process: process, port: port, recording: file)
+    }
+
+    /// The requests moto has served so far, as "METHOD path": moto records a request before it
+    /// answers, so every request whose answer a caller has seen is in it.
+    func recordedRequests() -> [String] {
+        guard let recording, let text = try? String(contentsOfFile: recording, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let method = entry["method"] as? String, let url = (entry["url"] as? String).flatMap(URL.init(string:))
+            else { return nil }
+            return method + " " + url.path
+        }
     }
 
     var endpoint: String { "http://127.0.0.1:\(port)" }
@@ -38,6 +57,7 @@ struct MotoServer {
     func stop() async {
         process.kill()
         _ = await process.exitCode()
+        if let recording { try? FileManager.default.removeItem(atPath: recording) }
     }
 
     /// Runs `statements` in Python with `s3`, a boto3 client for this server, in scope; returns
