@@ -17,7 +17,7 @@ import tempfile
 from urllib.parse import urlparse
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -77,9 +77,13 @@ def main() -> int:
         return 2
     try:
         driver.set_page_load_timeout(120)
-        driver.get(url)
-        # get() returns after the load event, which waits for images; the wait covers any that
-        # are still pending, and gives up (reporting them) after a bounded time.
+        # get() returns after the load event, which waits for images; on a loaded machine the
+        # load may outlast its timeout, and the wait below still reports what loaded. The wait
+        # covers any image still pending, and gives up (reporting them) after a bounded time.
+        try:
+            driver.get(url)
+        except TimeoutException:
+            pass
         try:
             WebDriverWait(driver, 120).until(lambda d: d.execute_script(COLLECT)["pending"] == 0)
         except TimeoutException:
@@ -89,6 +93,10 @@ def main() -> int:
             height = driver.execute_script("return document.documentElement.scrollHeight")
             driver.set_window_size(1100, min(height + 40, 4000))
             driver.save_screenshot(sys.argv[2])
+    except WebDriverException as error:
+        # One JSON line whatever went wrong, so the test reports it instead of an empty output.
+        print(json.dumps({"error": "the browser failed", "detail": str(error).splitlines()[0] if str(error) else type(error).__name__}))
+        return 3
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
