@@ -2,12 +2,12 @@ extension DecodeKey {
     /// The pixels a decode of `bytes` holds at its peak, estimated from the header, for the
     /// pixel budget. The estimate follows the codecs' draft decoding: JPEG reduces in eighths
     /// (DCT scaling), PNG by an integer box factor over streamed rows, WebP to the draft itself;
-    /// GIF (reduced band by band, but over a canvas the header may overstate), HEIC (whose
-    /// embedded thumbnail may serve instead), AVIF, JPEG XL and the rest are charged whole, which
-    /// errs on the safe side; an upscaling decode is never reduced. The resized output and the
-    /// resample's rows are added, a progressive JPEG's coefficients (kept whole whatever the
-    /// scale), and a whole JPEG's turn upright (a second image). An unreadable header costs
-    /// nothing: its decode fails at once.
+    /// an SVG is rendered once at the size asked for; GIF (reduced band by band, but over a
+    /// canvas the header may overstate), HEIC (whose embedded thumbnail may serve instead), AVIF,
+    /// JPEG XL and the rest are charged whole, which errs on the safe side; an upscaling decode
+    /// is never reduced. The resized output and the resample's rows are added, a progressive
+    /// JPEG's coefficients (kept whole whatever the scale), and a whole JPEG's turn upright (a
+    /// second image). An unreadable header costs nothing: its decode fails at once.
     func decodingCost(of bytes: [UInt8]) -> Int {
         guard let format = ImageFormat(sniffing: bytes), let stored = ImageHeader.size(of: bytes, format: format) else { return 0 }
         if let animation, [.gif, .webp].contains(format) {
@@ -40,6 +40,7 @@ extension DecodeKey {
 
     /// A resized still: the decoded draft, the output and the resample between them.
     private func stillCost(format: ImageFormat, stored: PixelSize) -> Int {
+        if format == .svg { return vectorCost(stored: stored) }
         let full = stored.width * stored.height
         guard let resize else { return full }
         // The orientation is not known here: take the larger of the two ways round.
@@ -62,6 +63,14 @@ extension DecodeKey {
         let decoded = min(full, Int((Double(full) * pow2(side)).rounded(.up)))
         let draftSize = PixelSize(width: max(1, Int((Double(stored.width) * side).rounded(.up))), height: max(1, Int((Double(stored.height) * side).rounded(.up))))
         return decoded + output.pixelCount + LanczosResampler.scratchPixels(source: draftSize, output: output)
+    }
+
+    /// A vector source is rendered once, whole, at the resize's scale (upscaling too), and
+    /// never over the pixel limit, however large the canvas it declares.
+    private func vectorCost(stored: PixelSize) -> Int {
+        let scale = resize.flatMap { try? $0.plan(for: stored, allowsUpscaling: true) }?.scale ?? 1
+        let rendered = Double(stored.width) * scale * Double(stored.height) * scale
+        return Int(min(rendered.rounded(.up), Double(maximumPixelCount)))
     }
 
     private func pow2(_ value: Double) -> Double { value * value }
