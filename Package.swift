@@ -37,9 +37,17 @@ let package = Package(
             description: "JPEG XL decoding through the system libjxl (apt-get install libjxl-dev)."
         ),
         .trait(
+            name: "SVG",
+            description: "SVG rasterizing through the system librsvg and cairo (apt-get install librsvg2-dev; fonts-dejavu-core for text)."
+        ),
+        .trait(
+            name: "TIFF",
+            description: "TIFF decoding and encoding through the system libtiff (apt-get install libtiff-dev)."
+        ),
+        .trait(
             name: "AllFormats",
-            description: "Every format trait: WebP, HEIF, AVIF and JPEGXL (apt-get install libwebp-dev libheif-dev libavif-dev libjxl-dev).",
-            enabledTraits: ["WebP", "HEIF", "AVIF", "JPEGXL"]
+            description: "Every format trait: WebP, HEIF, AVIF, JPEGXL, SVG and TIFF (apt-get install libwebp-dev libheif-dev libavif-dev libjxl-dev librsvg2-dev libtiff-dev).",
+            enabledTraits: ["WebP", "HEIF", "AVIF", "JPEGXL", "SVG", "TIFF"]
         ),
         .trait(
             name: "HTTPClient",
@@ -96,6 +104,19 @@ let package = Package(
         // SwiftPM refuses; their headers are on the default path.
         .systemLibrary(name: "CAvif", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CJxl", providers: [.apt(["libjxl-dev"])]),
+        // librsvg and libtiff behind C shims that keep GLib, cairo and libtiff's va_list
+        // callbacks out of Swift. `swift build` compiles every C target whatever the traits, so
+        // each shim's code is inside its trait's define and links its libraries only with it.
+        .target(
+            name: "CImagerySVG",
+            cSettings: [.define("IMAGERY_SVG", .when(traits: ["SVG"]))],
+            linkerSettings: ["rsvg-2", "gio-2.0", "gobject-2.0", "glib-2.0", "cairo"].map { .linkedLibrary($0, .when(traits: ["SVG"])) }
+        ),
+        .target(
+            name: "CImageryTIFF",
+            cSettings: [.define("IMAGERY_TIFF", .when(traits: ["TIFF"]))],
+            linkerSettings: [.linkedLibrary("tiff", .when(traits: ["TIFF"]))]
+        ),
         .target(
             name: "ImageryCodecs",
             dependencies: [
@@ -105,6 +126,8 @@ let package = Package(
                 .target(name: "CHeif", condition: .when(traits: ["HEIF"])),
                 .target(name: "CAvif", condition: .when(traits: ["AVIF"])),
                 .target(name: "CJxl", condition: .when(traits: ["JPEGXL"])),
+                .target(name: "CImagerySVG", condition: .when(traits: ["SVG"])),
+                .target(name: "CImageryTIFF", condition: .when(traits: ["TIFF"])),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes Imagery with libFuzzer and AddressSanitizer.
-# Usage: scripts/fuzz.sh [decoders|heif|avif|jxl|animation|url] [seconds] [extra libFuzzer flags...]
+# Usage: scripts/fuzz.sh [decoders|heif|avif|jxl|svg|tiff|animation|url] [seconds] [extra libFuzzer flags...]
 #   decoders (the default): every decoder and the thumbnailer, seeded with the test images.
-#   heif, avif, jxl: the same harness held to one format (inputs of another are skipped), seeded
-#     with that format's test images; built with every format trait whose library is installed.
+#   heif, avif, jxl, svg, tiff: the same harness held to one format (inputs of another are
+#     skipped), seeded with that format's test images; built with every format trait whose
+#     library is installed. svg also checks that a sanitized document sanitizes to itself.
 #   animation: GIF and WebP inputs through the animated paths (every frame composed and reduced,
 #     then written back as GIF, which must decode to as many frames, and as WebP).
 #     The harness is its own package (Fuzz/) so that the main build never links libFuzzer; its
@@ -15,7 +16,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=decoders
-case "${1:-}" in decoders|heif|avif|jxl|animation|url) target=$1; shift ;; esac
+case "${1:-}" in decoders|heif|avif|jxl|svg|tiff|animation|url) target=$1; shift ;; esac
 seconds=${1:-300}
 shift || true
 mkdir -p "$root/Fuzz/findings"
@@ -38,7 +39,7 @@ fi
 
 identity=$(basename "$root" | tr '[:upper:]' '[:lower:]')
 enabled=()
-for pair in libwebp:WebP libheif:HEIF libavif:AVIF libjxl:JPEGXL; do
+for pair in libwebp:WebP libheif:HEIF libavif:AVIF libjxl:JPEGXL librsvg-2.0:SVG libtiff-4:TIFF; do
     if pkg-config --exists "${pair%%:*}" 2>/dev/null; then enabled+=("\"${pair##*:}\""); fi
 done
 traits=""
@@ -65,8 +66,10 @@ swift build -c release --sanitize=fuzzer --sanitize=address \
     -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
 corpus=$(mktemp -d)
 case "$target" in
-    decoders) cp "$root"/Tests/ImageryCodecsTests/Resources/*.{jpg,png,gif,webp,heic,avif,jxl} "$corpus"/ ;;
+    decoders) cp "$root"/Tests/ImageryCodecsTests/Resources/*.{jpg,png,gif,webp,heic,avif,jxl,svg,tif} "$corpus"/ ;;
     heif) cp "$root"/Tests/ImageryCodecsTests/Resources/*.heic "$corpus"/ ;;
+    tiff) cp "$root"/Tests/ImageryCodecsTests/Resources/*.tif "$corpus"/ ;;
+    svg) cp "$root"/Tests/ImageryCodecsTests/Resources/*.svg "$root"/Fuzz/svg-seeds/*.svg "$corpus"/ ;;
     animation) cp "$root"/Tests/ImageryCodecsTests/Resources/*.{gif,webp} "$corpus"/ ;;
     *) cp "$root"/Tests/ImageryCodecsTests/Resources/*."$target" "$corpus"/ ;;
 esac

@@ -117,7 +117,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         )
         let files = InputFiles.expand(inputs)
         for (format, count) in files.skipped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let hint = [.tiff, .bmp].contains(format) ? "" : " (build with --traits \(format.packageTrait))"
+            let hint = format == .bmp ? "" : " (build with --traits \(format.packageTrait))"
             FileHandle.standardError.write(Data("note: skipped \(count) \(format) file(s) in the given directories: not supported by this build\(hint)\n".utf8))
         }
         let report = await job.run(files: files.paths, jobs: jobs, progress: Progress(total: files.paths.count))

@@ -6,7 +6,7 @@ extension ImageDecoder {
     public func decode(
         _ data: [UInt8], resize: Resize, allowsUpscaling: Bool, options: DecodingOptions
     ) throws(ImageError) -> Bitmap {
-        try Thumbnailer(resize: resize, allowsUpscaling: allowsUpscaling, decodingOptions: options).thumbnail(from: data)
+        try Thumbnailer(resize: resize, allowsUpscaling: allowsUpscaling, decodingOptions: options).thumbnail(from: data, decoder: self)
     }
 }
 

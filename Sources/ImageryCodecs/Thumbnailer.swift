@@ -48,16 +48,38 @@ public struct Thumbnailer: Sendable {
     }
 
     public func thumbnail(from data: [UInt8]) throws(ImageError) -> Bitmap {
+        try thumbnail(from: data, decoder: ImageDecoder())
+    }
+
+    /// ``thumbnail(from:)-([UInt8])`` through `decoder` (its SVG limits).
+    func thumbnail(from data: [UInt8], decoder: ImageDecoder) throws(ImageError) -> Bitmap {
         var options = decodingOptions
-        options.draft = allowsUpscaling ? nil : Self.draft(for: resize, headroom: decodingOptions.draftHeadroom)
-        let decoded = try ImageDecoder().decodeStored(data, options: options)
-        let resized = try decoded.bitmap.resized(resize, allowsUpscaling: allowsUpscaling)
+        // A vector source renders at the size asked for, larger than its own too, as imgproxy
+        // renders one whatever `enlarge` says: there is no draft to leave headroom in.
+        let isVector = ImageFormat(sniffing: data) == .svg
+        options.draft = isVector ? resize : allowsUpscaling ? nil : Self.draft(for: resize, headroom: decodingOptions.draftHeadroom)
+        let decoded = try decoder.decodeStored(data, options: options)
+        let resized = isVector ? try Self.fitted(decoded.bitmap, resize) : try decoded.bitmap.resized(resize, allowsUpscaling: allowsUpscaling)
         let converted = ImageDecoder.convertColor(
             DecodedImage(bitmap: resized, iccProfile: decoded.iccProfile), enabled: decodingOptions.convertsToSRGB
         )
         var thumbnail = decodingOptions.appliesOrientation ? converted.oriented() : converted
         for processor in processors { thumbnail = try processor.process(thumbnail) }
         return thumbnail
+    }
+
+    /// A render already at `resize`'s size as it is, and any other (a fill's crop, a render
+    /// the pixel limit shrank) resized.
+    static func fitted(_ bitmap: Bitmap, _ resize: Resize) throws(ImageError) -> Bitmap {
+        let original = bitmap.metadata.originalSize
+        let plan = try resize.plan(for: original, allowsUpscaling: true)
+        let whole = plan.sourceRect.width == Double(original.width) && plan.sourceRect.height == Double(original.height)
+        guard whole, plan.outputSize == PixelSize(width: bitmap.width, height: bitmap.height) else {
+            return try bitmap.resized(resize, allowsUpscaling: true)
+        }
+        var exact = bitmap
+        exact.metadata.decodeScale = 1
+        return exact
     }
 
     /// The draft asked of the decoder: by default twice the target, so that after DCT or box

@@ -61,12 +61,13 @@ import Glibc
         }
     }
 
-    @Test("A bare header is recognised, and refused as unsupported without its decoder or as damaged with it", arguments: [ImageFormat.heic, .avif, .tiff, .bmp])
+    @Test("A bare header is recognised, and refused as unsupported without its decoder or as damaged with it", arguments: [ImageFormat.heic, .avif, .tiff, .bmp, .svg])
     func recognisedButUnsupportedFormats(format: ImageFormat) {
         let header: [UInt8] = switch format {
         case .heic: [0, 0, 0, 0x18] + Array("ftypheic\0\0\0\0mif1heic".utf8)
         case .avif: [0, 0, 0, 0x18] + Array("ftypavif\0\0\0\0avifmif1".utf8)
         case .tiff: [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0] + [UInt8](repeating: 0, count: 24)
+        case .svg: Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\"".utf8)
         default: Array("BM".utf8) + [UInt8](repeating: 0, count: 52)
         }
         #expect { try ImageDecoder().decode(header) } throws: { error in

@@ -7,7 +7,7 @@ import Testing
 /// bundled file declares, checked against the size in its name (not against a decoder).
 struct ImageHeaderTests {
     static let files: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: Fixtures.directory.path)) ?? [])
-        .filter { ["jpg", "png", "gif", "webp", "heic", "avif", "jxl", "bmp", "ico", "cur"].contains(($0 as NSString).pathExtension) }
+        .filter { ["jpg", "png", "gif", "webp", "heic", "avif", "jxl", "bmp", "ico", "cur", "tif", "svg"].contains(($0 as NSString).pathExtension) }
         .filter { $0.firstMatch(of: /_(\d+)x(\d+)\./) != nil }
         .sorted()
 
@@ -20,7 +20,7 @@ struct ImageHeaderTests {
         #expect(ImageHeader.isProgressiveJPEG([0xFF]) == nil)
     }
 
-    @Test("Every bundled JPEG, PNG, GIF, WebP, HEIC, AVIF and JPEG XL declares the size in its name", arguments: files)
+    @Test("Every bundled JPEG, PNG, GIF, WebP, HEIC, AVIF, JPEG XL, TIFF and SVG declares the size in its name", arguments: files)
     func declaredSize(_ name: String) throws {
         let match = try #require(name.firstMatch(of: /_(\d+)x(\d+)\./))
         let size = try #require(ImageHeader.size(of: Fixtures.bytes(name)))

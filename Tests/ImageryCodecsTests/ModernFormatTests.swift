@@ -26,6 +26,8 @@ import ImageryTestSupport
         ("heic_rocket_320x214.heic", ImageFormat.heic, "HEIF"),
         ("avif_rocket_320x214.avif", .avif, "AVIF"),
         ("jxl_rocket_320x214.jxl", .jxl, "JPEGXL"),
+        ("svg_logo_gvim_376x376.svg", .svg, "SVG"),
+        ("tiff_lzw_strips_rocket_100x67.tif", .tiff, "TIFF"),
     ])
     func refusedWithoutTrait(file: String, format: ImageFormat, trait: String) throws {
         let bytes = try TestImages.bytes(file)

@@ -26,7 +26,7 @@ package enum CIRun {
     }()
 
     /// The traits `AllFormats` turns on.
-    package static let allFormats = ["WebP", "HEIF", "AVIF", "JPEGXL"]
+    package static let allFormats = ["WebP", "HEIF", "AVIF", "JPEGXL", "SVG", "TIFF"]
 
     /// Whether a test that needs a component `.ci/run` installs should run: where the component
     /// is `available`, and under `CI=true` whatever it finds.

@@ -29,4 +29,36 @@ import Imagery
     func rejectsNonImages(bytes: [UInt8]) {
         #expect(ImageFormat(sniffing: bytes) == nil)
     }
+
+    @Test("An SVG is an XML document whose root is <svg>, after a declaration, comments and a document type", arguments: [
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+        "  \n<svg>",
+        "\u{FEFF}<?xml version=\"1.0\"?><svg width=\"1\" height=\"1\"></svg>",
+        "<?xml version=\"1.0\"?>\n<!-- <html> in a comment -->\n<?xml-stylesheet href=\"a.css\"?><svg\n>",
+        "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"svg11.dtd\" [<!ENTITY a \"<svg>\"><!ENTITY b '>'>]><svg/>",
+        "<svg:svg xmlns:svg=\"http://www.w3.org/2000/svg\"></svg:svg>",
+        "<!DOCTYPE svg [<!-- it's ] --><?pi ]> ?><!ENTITY a \"]>\">]><svg/>",
+    ])
+    func recognisesSVG(text: String) {
+        #expect(ImageFormat(sniffing: Array(text.utf8)) == .svg)
+        #expect(ImageFormat.svg.mimeType == "image/svg+xml")
+    }
+
+    @Test("Other XML, HTML holding an SVG, and text that mentions one are not SVG", arguments: [
+        "<html><body><svg></svg></body></html>",
+        "<svgfoo/>",
+        "<?xml version=\"1.0\"?><rss><svg/></rss>",
+        "svg",
+        "hello <svg>",
+        "<!-- never closed <svg>",
+        "<?xml version=\"1.0\"?>",
+    ])
+    func rejectsOtherText(text: String) {
+        #expect(ImageFormat(sniffing: Array(text.utf8)) != .svg)
+    }
+
+    @Test func svgRootTooFarIsNotRecognised() {
+        let padded = "<!--" + String(repeating: " ", count: 70_000) + "--><svg/>"
+        #expect(ImageFormat(sniffing: Array(padded.utf8)) == nil)
+    }
 }

@@ -4,11 +4,13 @@ import ImageryCodecs
 
 let heldTo = getenv("IMAGERY_FUZZ_FORMAT").map { String(cString: $0) }
 
-/// The one format `IMAGERY_FUZZ_FORMAT` holds the run to (`heif`, `avif`, `jxl`), or every format.
+/// The one format `IMAGERY_FUZZ_FORMAT` holds the run to (`heif`, `avif`, `jxl`, `svg`, `tiff`), or every format.
 let heldFormat: ImageFormat? = switch heldTo {
 case "heif"?: .heic
 case "avif"?: .avif
 case "jxl"?: .jxl
+case "svg"?: .svg
+case "tiff"?: .tiff
 default: nil
 }
 
@@ -31,6 +33,7 @@ public func fuzzDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fuzzAnimation(bytes, options: options)
         return 0
     }
+    if ImageFormat(sniffing: bytes) == .svg { fuzzSanitizer(bytes) }
     for policy in [DecodingPolicy.strict, .lenient] {
         options.policy = policy
         if let bitmap = try? ImageDecoder().decode(bytes, options: options) {
@@ -39,6 +42,15 @@ public func fuzzDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try? Thumbnailer(resize: .fit(width: 64, height: 64), decodingOptions: options).thumbnail(from: bytes)
     }
     return 0
+}
+
+/// A sanitized document is a fixed point: sanitizing it again changes nothing (anything the
+/// first pass let through that a second would drop is a hole), and it is still an SVG.
+func fuzzSanitizer(_ bytes: [UInt8]) {
+    guard let once = try? SVGSanitizer.sanitize(bytes) else { return }
+    precondition(ImageFormat(sniffing: once) == .svg)
+    let twice = try! SVGSanitizer.sanitize(once)
+    precondition(twice == once, "sanitizing twice changed the document")
 }
 
 /// Every frame decoded, reduced, and written back as GIF (and WebP with the trait); an

@@ -20,20 +20,27 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     case bmp
     /// Windows icons and cursors (ICO and CUR): a directory of BMP- or PNG-encoded images.
     case ico
+    /// SVG, an XML document whose root element is `<svg>`.
+    case svg
 
     /// The media type, as in `Content-Type` and `Accept` headers: `image/jpeg`, `image/webp` …
     ///
     /// ```swift
     /// ImageFormat.webp.mimeType   // "image/webp"
+    /// ImageFormat.svg.mimeType    // "image/svg+xml"
     /// ```
     public var mimeType: String {
         switch self {
         case .ico: "image/x-icon"
+        case .svg: "image/svg+xml"
         default: "image/" + rawValue
         }
     }
 
-    /// Recognises the format from the first bytes of `bytes`, or returns `nil`.
+    /// Recognises the format from the first bytes of `bytes`, or returns `nil`. An SVG is
+    /// recognised by its root element, which must be `<svg>` and come within the first 64 KiB
+    /// (after an XML declaration, comments and a document type), so that other XML and text
+    /// are not taken for one.
     public init?(sniffing bytes: some Collection<UInt8>) {
         let head = Array(bytes.prefix(32))
         func matches(_ signature: [UInt8], at offset: Int = 0) -> Bool {
@@ -57,6 +64,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             self = .ico
         } else if matches(Array("ftyp".utf8), at: 4), let format = Self.isoBrand(head) {
             self = format
+        } else if Self.svgRootTag(in: bytes) != nil {
+            self = .svg
         } else {
             return nil
         }
@@ -103,6 +112,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .tiff: "TIFF"
         case .bmp: "BMP"
         case .ico: "ICO"
+        case .svg: "SVG"
         }
     }
 }

@@ -1,7 +1,8 @@
 /// The stored pixel size an image's header declares, read without decoding: what the
 /// pipeline's decoding-pixel budget charges a decode before it starts.
 package enum ImageHeader {
-    /// The declared width and height of a JPEG, PNG, GIF, WebP, HEIC, AVIF or JPEG XL, or `nil`
+    /// The declared width and height of a JPEG, PNG, GIF, WebP, HEIC, AVIF, JPEG XL, BMP, ICO
+    /// (its largest image) or TIFF (its first page), the intrinsic size of an SVG whose root states one in pixels, or `nil`
     /// for another format or a header too short or damaged to read (whose decode then fails at
     /// once, or is refused by its decoder's own size check).
     package static func size(of bytes: [UInt8]) -> PixelSize? {
@@ -20,7 +21,8 @@ package enum ImageHeader {
         case .jxl: jpegXLSize(bytes)
         case .bmp: bmpSize(bytes)
         case .ico: icoSize(bytes)
-        default: nil
+        case .tiff: tiffSize(bytes)
+        case .svg: svgSize(bytes)
         }
         guard let size, size.width > 0, size.height > 0 else { return nil }
         return size
@@ -176,7 +178,7 @@ package enum ImageHeader {
         return bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
     }
 
-    private static func littleEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
+    static func littleEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
         guard offset + count <= bytes.count else { return 0 }
         return bytes[offset..<offset + count].reversed().reduce(0) { $0 << 8 | Int($1) }
     }

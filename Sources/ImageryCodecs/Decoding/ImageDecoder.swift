@@ -1,9 +1,10 @@
 import Imagery
 
 /// The default decoder: recognises the format from the bytes and decodes JPEG, PNG, GIF (first
-/// frame), BMP and ICO, and with package traits WebP (`WebP`), HEIC (`HEIF`), AVIF (`AVIF`) and
-/// JPEG XL (`JPEGXL`); `AllFormats` turns on all four. A format recognised but not built in is
-/// refused with `ImageError.unsupportedFormat`, naming the trait.
+/// frame), BMP and ICO, and with package traits WebP (`WebP`), HEIC (`HEIF`), AVIF (`AVIF`),
+/// JPEG XL (`JPEGXL`), SVG (`SVG`, rendered at the size asked for, within ``svgLimits``) and
+/// TIFF (`TIFF`, the first page); `AllFormats` turns on all six. A format recognised but not
+/// built in is refused with `ImageError.unsupportedFormat`, naming the trait.
 ///
 /// The result is upright (EXIF orientation applied) and in sRGB, with straight alpha.
 ///
@@ -17,8 +18,22 @@ import Imagery
 /// let draft = try ImageDecoder().decode(bytes, options: options)
 /// ```
 public struct ImageDecoder: ImageDecoding {
+    /// What an SVG document is held to before it renders. Default: ``SVGLimits/init()``.
+    public var svgLimits = SVGLimits()
+
     /// The default decoder.
     public init() {}
+
+    /// A decoder that holds SVG documents to `svgLimits`.
+    ///
+    /// ```swift
+    /// var limits = SVGLimits()
+    /// limits.maximumBytes = nil      // documents of any size
+    /// let decoder = ImageDecoder(svgLimits: limits)
+    /// ```
+    public init(svgLimits: SVGLimits) {
+        self.svgLimits = svgLimits
+    }
 
     /// The formats this build can decode.
     public static var supportedFormats: Set<ImageFormat> {
@@ -34,6 +49,12 @@ public struct ImageDecoder: ImageDecoding {
         #endif
         #if JPEGXL
         formats.insert(.jxl)
+        #endif
+        #if SVG
+        formats.insert(.svg)
+        #endif
+        #if TIFF
+        formats.insert(.tiff)
         #endif
         return formats
     }
@@ -56,14 +77,14 @@ public struct ImageDecoder: ImageDecoding {
         guard let format = ImageFormat(sniffing: data) else {
             throw .unrecognizedFormat(signature: ImageError.signature(of: data))
         }
-        let decoder = try Self.decoder(for: format)
+        let decoder = try decoder(for: format)
         let result: Result<DecodedImage, ImageError> = data.withUnsafeBufferPointer { buffer in
             Result { () throws(ImageError) -> DecodedImage in try decoder.decode(buffer, options: options) }
         }
         return try result.get()
     }
 
-    static func decoder(for format: ImageFormat) throws(ImageError) -> any FormatDecoding {
+    func decoder(for format: ImageFormat) throws(ImageError) -> any FormatDecoding {
         switch format {
         case .jpeg: return JPEGDecoder()
         case .png: return PNGDecoder()
@@ -72,30 +93,40 @@ public struct ImageDecoder: ImageDecoding {
             #if WebP
             return WebPDecoder()
             #else
-            throw notBuilt(.webp)
+            throw Self.notBuilt(.webp)
             #endif
         case .heic:
             #if HEIF
             return HEIFDecoder()
             #else
-            throw notBuilt(.heic)
+            throw Self.notBuilt(.heic)
             #endif
         case .avif:
             #if AVIF
             return AVIFDecoder()
             #else
-            throw notBuilt(.avif)
+            throw Self.notBuilt(.avif)
             #endif
         case .jxl:
             #if JPEGXL
             return JPEGXLDecoder()
             #else
-            throw notBuilt(.jxl)
+            throw Self.notBuilt(.jxl)
+            #endif
+        case .svg:
+            #if SVG
+            return SVGDecoder(limits: svgLimits)
+            #else
+            throw Self.notBuilt(.svg)
+            #endif
+        case .tiff:
+            #if TIFF
+            return TIFFDecoder()
+            #else
+            throw Self.notBuilt(.tiff)
             #endif
         case .bmp: return BMPDecoder()
         case .ico: return ICODecoder()
-        case .tiff:
-            throw .unsupportedFormat(format, reason: "no decoder for \(format) on this platform")
         }
     }
 

@@ -3,8 +3,9 @@ import Imagery
 
 /// The default encoder: JPEG (quality 1–100), PNG, GIF (Imagery's own, a palette per frame),
 /// BMP (24-bit, or 32-bit with alpha) and ICO (PNG in an icon, scaled to fit 256 × 256), and
-/// with package traits WebP (`WebP`) and AVIF (`AVIF`, through libavif and aom; see the AVIF
-/// article for how `quality` maps to its quantizers). GIF and WebP also write animations
+/// with package traits WebP (`WebP`), AVIF (`AVIF`, through libavif and aom; see the AVIF
+/// article for how `quality` maps to its quantizers) and TIFF (`TIFF`, through libtiff,
+/// lossless: LZW by default, see ``tiffCompression``). GIF and WebP also write animations
 /// (``encode(_:)-(AnimatedImage)``).
 ///
 /// JPEG has no alpha, so transparent images are flattened over ``background`` first.
@@ -38,11 +39,19 @@ public struct ImageEncoder: ImageEncoding {
     public var avifSpeed: Int = 9 {
         didSet { avifSpeed = min(10, max(0, avifSpeed)) }
     }
+    /// How TIFF output is compressed; ignored by other formats. Default ``TIFFCompression/lzw``,
+    /// with horizontal differencing: lossless, and read by every TIFF reader.
+    ///
+    /// ```swift
+    /// var encoder = try ImageEncoder(format: .tiff)
+    /// encoder.tiffCompression = .deflate   // smaller files, slower to write
+    /// ```
+    public var tiffCompression: TIFFCompression = .lzw
 
     /// - Throws: `ImageError.unsupportedFormat` if this build cannot write `format`.
     public init(format: ImageFormat, quality: Int = 85, lossless: Bool = false, background: RGBA = .white) throws(ImageError) {
         guard Self.supportedFormats.contains(format) else {
-            throw .unsupportedFormat(format, reason: [.webp, .avif].contains(format)
+            throw .unsupportedFormat(format, reason: [.webp, .avif, .tiff].contains(format)
                 ? "this build writes no \(format) (build with --traits \(format.packageTrait))" : "no encoder for \(format)")
         }
         guard (1...100).contains(quality) else { throw .invalidRequest("quality \(quality) is outside 1...100") }
@@ -60,6 +69,9 @@ public struct ImageEncoder: ImageEncoding {
         #endif
         #if AVIF
         formats.insert(.avif)
+        #endif
+        #if TIFF
+        formats.insert(.tiff)
         #endif
         return formats
     }
@@ -84,6 +96,10 @@ public struct ImageEncoder: ImageEncoding {
         #if AVIF
         case .avif:
             return try AVIFEncoder.encode(bitmap.withStraightAlpha(), quality: quality, speed: avifSpeed)
+        #endif
+        #if TIFF
+        case .tiff:
+            return try TIFFEncoder.encode(bitmap.withStraightAlpha(), compression: tiffCompression)
         #endif
         default:
             throw .unsupportedFormat(format, reason: "no encoder for \(format)")

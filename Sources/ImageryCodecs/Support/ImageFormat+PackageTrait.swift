@@ -8,6 +8,8 @@ extension ImageFormat {
         case .heic: "HEIF"
         case .avif: "AVIF"
         case .jxl: "JPEGXL"
+        case .svg: "SVG"
+        case .tiff: "TIFF"
         default: "AllFormats"
         }
     }

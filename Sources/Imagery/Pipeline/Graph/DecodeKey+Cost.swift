@@ -2,7 +2,7 @@ extension DecodeKey {
     /// The pixels a decode of `bytes` holds at its peak, estimated from the header, for the
     /// decoding-pixel budget. The estimate follows the codecs' draft decoding: JPEG reduces in
     /// eighths (DCT scaling), PNG by an integer box factor over streamed rows, WebP to the draft
-    /// itself; GIF (reduced band by band, but over a canvas the header may overstate), HEIC
+    /// itself; an SVG is rendered at the size asked for; GIF (reduced band by band, but over a canvas the header may overstate), HEIC
     /// (whose embedded thumbnail may serve instead), AVIF, JPEG XL and the rest are charged
     /// whole, which errs on the safe side. The resized output is added. An unreadable header
     /// costs nothing: its decode fails at once.
@@ -30,6 +30,7 @@ extension DecodeKey {
     }
 
     private func stillCost(format: ImageFormat, stored: PixelSize) -> Int {
+        if format == .svg { return vectorCost(stored: stored) }
         let full = stored.width * stored.height
         guard let resize, !allowsUpscaling else { return full }
         guard reducesWhileDecoding else {
@@ -55,6 +56,14 @@ extension DecodeKey {
             Double(full)
         }
         return min(full, Int(decoded.rounded(.up))) + plan.outputSize.width * plan.outputSize.height
+    }
+
+    /// A vector source is rendered once, whole, at the resize's scale (upscaling too), and
+    /// never over the pixel limit, however large the canvas it declares.
+    private func vectorCost(stored: PixelSize) -> Int {
+        let scale = resize.flatMap { try? $0.plan(for: stored, allowsUpscaling: true) }?.scale ?? 1
+        let rendered = Double(stored.width) * scale * Double(stored.height) * scale
+        return Int(min(rendered.rounded(.up), Double(maximumPixelCount)))
     }
 
     private func pow2(_ value: Double) -> Double { value * value }

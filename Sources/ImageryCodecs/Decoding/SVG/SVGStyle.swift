@@ -1,0 +1,106 @@
+/// The CSS of `<style>` elements, `style` attributes and presentation attributes, made safe: a
+/// `url()` may name only a fragment of the document itself, and CSS that could load or run
+/// anything another way is dropped whole.
+enum SVGStyle {
+    /// Text that drops a style whole. A backslash escape could spell any of these (or `url(`)
+    /// in a way this scanner would not see, so escapes are refused too.
+    private static let refused = ["\\", "@import", "expression", "javascript:", "vbscript:", "behavior", "-moz-binding", "image-set", "@namespace"]
+
+    /// `css` with every `url()` that is not a fragment replaced by `none`, or `nil` when it must
+    /// be dropped.
+    static func sanitized(_ css: String) -> String? {
+        let lowered = css.lowercased()
+        guard !refused.contains(where: { lowered.contains($0) }), !SVGText.hasScriptScheme(css) else { return nil }
+        guard lowered.contains("url(") else { return css }
+        return rewritingURLs(css)
+    }
+
+    /// The `url(#id)` fragment named by the first `url()` in `value`, if any (a `filter`).
+    static func fragmentURL(in value: String) -> String? {
+        let scalars = Array(value.unicodeScalars)
+        guard let start = urlStart(in: scalars, from: 0) else { return nil }
+        let (argument, _) = urlArgument(scalars, from: start + 4)
+        guard argument.hasPrefix("#") else { return nil }
+        return String(argument.dropFirst())
+    }
+
+    private static func rewritingURLs(_ css: String) -> String {
+        let scalars = Array(css.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while let start = urlStart(in: scalars, from: index) {
+            result.append(contentsOf: scalars[index..<start])
+            let (argument, end) = urlArgument(scalars, from: start + 4)
+            if argument.hasPrefix("#"), argument.dropFirst().allSatisfy(isIDCharacter), argument.count > 1 {
+                result.append(contentsOf: "url(\(argument))".unicodeScalars)
+            } else {
+                result.append(contentsOf: "none".unicodeScalars)
+            }
+            index = end
+        }
+        result.append(contentsOf: scalars[index...])
+        return String(result)
+    }
+
+    /// Where the next `url(`, in any case, begins.
+    private static func urlStart(in scalars: [Unicode.Scalar], from index: Int) -> Int? {
+        var position = index
+        while position + 4 <= scalars.count {
+            // CSS names are ASCII case-insensitive.
+            if scalars[position] == "u" || scalars[position] == "U", scalars[position + 1] == "r" || scalars[position + 1] == "R",
+               scalars[position + 2] == "l" || scalars[position + 2] == "L", scalars[position + 3] == "(" {
+                return position
+            }
+            position += 1
+        }
+        return nil
+    }
+
+    /// A `url(` argument as CSS reads it: quoted up to its closing quote, else up to the first
+    /// `)`; and the index after the closing `)`.
+    private static func urlArgument(_ scalars: [Unicode.Scalar], from index: Int) -> (String, Int) {
+        var position = index
+        while position < scalars.count, scalars[position].properties.isWhitespace { position += 1 }
+        var argument = String.UnicodeScalarView()
+        if position < scalars.count, scalars[position] == "\"" || scalars[position] == "'" {
+            let quote = scalars[position]
+            position += 1
+            while position < scalars.count, scalars[position] != quote {
+                argument.append(scalars[position])
+                position += 1
+            }
+            position += 1
+        }
+        while position < scalars.count, scalars[position] != ")" {
+            if !scalars[position].properties.isWhitespace { argument.append(scalars[position]) }
+            position += 1
+        }
+        return (String(argument), min(scalars.count, position + 1))
+    }
+
+    private static func isIDCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "-" || character == "_" || character == "." || character == ":"
+    }
+}
+
+/// Checks on attribute and URL text.
+enum SVGText {
+    /// Whether `value` names a script scheme once whitespace and control characters (which
+    /// browsers skip inside a URL) are removed and case is folded: `java&#x09;Script:` too,
+    /// since the parser has already turned entities into characters.
+    static func hasScriptScheme(_ value: String) -> Bool {
+        let folded = String(value.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }).lowercased()
+        return folded.contains("javascript:") || folded.contains("vbscript:") || folded.contains("livescript:")
+            || folded.contains("data:text/html") || folded.contains("data:application/") || folded.contains("data:text/xml")
+            || folded.contains("data:image/svg")
+    }
+
+    /// `value` without the XML whitespace around it.
+    static func trimmed(_ value: String) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        var text = Substring(value)
+        while let first = text.first, isSpace(first) { text.removeFirst() }
+        while let last = text.last, isSpace(last) { text.removeLast() }
+        return String(text)
+    }
+}
