@@ -112,7 +112,7 @@ enum HeadlessBrowser {
         return probe.terminationStatus == 0
     }()
 
-    /// Runs the script on `url`; it bounds its own waits (page load and images: 120 s each).
+    /// Runs the script on `url`; it bounds its own waits (the page's HTML: 60 s; its images: 200 s more).
     static func check(_ url: String) async throws -> (exitCode: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
