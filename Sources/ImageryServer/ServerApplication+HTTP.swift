@@ -17,7 +17,7 @@ extension ServerApplication {
         parts.pathPrefix = configuration.pathPrefix
         parts.secret = configuration.secret
         parts.allowOrigin = configuration.allowOrigin
-        parts.deadline = RequestDeadline(limit: configuration.requestTimeout)
+        parts.deadline = RequestDeadline(limit: configuration.requestTimeout, clock: configuration.deadlineClock)
         let drain = ShutdownDrain(
             pipeline: pipeline, writes: writes, http: http, bucket: bucket,
             announces: configuration.cacheDirectory != nil || bucket != nil, logger: logger

@@ -100,14 +100,22 @@ struct ConnectionTests {
         // Given an origin that sends half its image, then nothing until the client hangs up
         let origin = try TestHTTPServer { _ in .stall(Fixtures.rocket) }
         defer { origin.stop() }
+        // The limit passes on a manual clock, once the download is under way: on a loaded
+        // machine a real 0.3 s could pass before the origin is asked, leaving nothing to cancel.
+        let clock = ManualClock()
         let server = try await ServerHarness.start {
             $0.allowLoopbackSources = true
             $0.requestTimeout = .milliseconds(300)
+            $0.deadlineClock = clock
         }
         defer { server.cancel() }
 
         // When a request waits on the origin past the limit
-        let reply = try await server.get(ServerTests.plain(origin, "/rocket.jpg"))
+        async let answer = server.get(ServerTests.plain(origin, "/rocket.jpg"))
+        await origin.events.wait(for: "request:/rocket.jpg")
+        await clock.untilSleeping()
+        clock.advance(by: .milliseconds(300))
+        let reply = try await answer
 
         // Then it gets 503 with imgproxy's word for it, never stored
         #expect(reply.status == 503 && reply.text.hasPrefix("timeout: the request took more than 0.3 s"))

@@ -107,6 +107,10 @@ package struct ServerConfiguration: Sendable {
         get { sources.resolver }
         set { sources.resolver = newValue }
     }
+    /// The clock `requestTimeout` is measured on. Not a setting: a test injects a manual clock,
+    /// so that the limit passes only once the request is where the test wants it, however
+    /// loaded the machine. Default: `ContinuousClock`.
+    package var deadlineClock: any Clock<Duration> = ContinuousClock()
     /// The directory `local:///path` sources are read from. Default: none (off).
     package var localRoot: String? {
         get { sources.localRoot }

@@ -10,18 +10,22 @@ import Imagery
 /// says the server was, so a proxy in front may try another instance.
 struct RequestDeadline: Sendable {
     let limit: Duration
+    /// The clock the limit is measured on: a test's manual clock passes the limit only once the
+    /// work is where the test wants it.
+    var clock: any Clock<Duration> = ContinuousClock()
 
     /// What `work` answers, or 503 once `limit` has passed.
     func run(_ work: @escaping @Sendable () async -> Response) async -> Response {
         let race = Race()
         let limit = limit
+        let clock = clock
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Response, Never>) in
                 race.begin(continuation)
                 let worker = Task { _ = race.finish(with: await work()) }
                 let timer = Task {
                     // A cancelled sleep is the work having answered first: nothing to do.
-                    guard (try? await Task.sleep(for: limit)) != nil else { return }
+                    guard (try? await clock.sleep(for: limit)) != nil else { return }
                     if race.finish(with: Self.timedOut(after: limit)) { worker.cancel() }
                 }
                 race.started(worker: worker, timer: timer)
