@@ -71,6 +71,8 @@ let package = Package(
         // Already in the graph through Hummingbird; named so the server can import them.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
     ],
     targets: [
         // The pipeline (loading, coalescing, caching, processing) and the platform-neutral
@@ -149,6 +151,7 @@ let package = Package(
                 "Imagery",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strictSettings
         ),
@@ -209,8 +212,10 @@ let package = Package(
                 "ImageryImgproxy",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -351,6 +356,7 @@ let package = Package(
                 "ImageryServerTool",
                 "ImageryGallery",
                 "ImageryDiskCache",
+                "ImageryHTTPClient",
                 "ImageryTestSupport",
                 "imagery-url-fuzz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -362,6 +368,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strictSettings

@@ -3,6 +3,7 @@ import Foundation
 import Imagery
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// Loads `http` and `https` sources with AsyncHTTPClient, the server-side Swift client, and
 /// every other source as `DataLoader` does.
@@ -76,6 +77,13 @@ public final class HTTPClientDataLoader: DataLoading {
         /// configuration.keepsCredentialsAcrossHosts = true   // a CDN that redirects to a sibling host
         /// ```
         public var keepsCredentialsAcrossHosts = false
+        /// How long an idle connection is kept for the next request to its host; `.zero`
+        /// closes each connection after one response. Default: 60 seconds.
+        public var keepAliveTimeout: Duration = .seconds(60)
+        /// Whether servers' TLS certificates are checked. Default: `true`. `false` accepts any
+        /// certificate, which lets anyone on the network path answer for any host: for a test
+        /// origin with a self-signed certificate, never for the internet.
+        public var verifiesCertificates = true
 
         /// The defaults: 64 MiB, 30 s idle, 60 s in all, 5 redirects.
         public init() {}
@@ -99,7 +107,17 @@ public final class HTTPClientDataLoader: DataLoading {
             redirectConfiguration: .disallow,   // followed here, hop by hop
             timeout: .init(connect: idle, read: idle)
         )
+        if !configuration.verifiesCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = .none
+            clientConfiguration.tlsConfiguration = tls
+        }
         clientConfiguration.decompression = .disabled
+        if configuration.keepAliveTimeout > .zero {
+            clientConfiguration.connectionPool.idleTimeout = TimeAmount(configuration.keepAliveTimeout)
+        } else {
+            clientConfiguration.maximumUsesPerConnection = 1
+        }
         // A refused connection fails the request at once; RetryingDataLoader decides whether
         // to try again, within its deadline. (AsyncHTTPClient would retry it until the connect
         // timeout.)

@@ -23,13 +23,15 @@ package struct ServerApplication: Sendable {
     let images: ImageEndpoint
     let info: InfoEndpoint
     let metrics: ServerMetrics
-    private let http: HTTPClientDataLoader
+    let http: HTTPClientDataLoader
     /// Result storage's client, shut down after the drain.
-    private let bucket: S3ObjectClient?
+    let bucket: S3ObjectClient?
     /// Writes of answered requests still under way (tests await them).
     let writes: BackgroundWrites
-    private let demoPage: String?
-    private let logger: Logger
+    let demoPage: String?
+    /// Where the server listens, resolved once.
+    let address: BindAddress
+    let logger: Logger
 
     /// `metrics` is the registry `/metrics` renders; bootstrap swift-metrics with a
     /// `PrometheusMetricsFactory` on the same registry, before this, to include the pipeline's counters.
@@ -44,6 +46,7 @@ package struct ServerApplication: Sendable {
         if configuration.fallbackImage.isConfigured, configuration.fallbackImage.image == nil {
             throw .setting("fallback-image-path", "the fallback image is read by loadImages() before the server is made")
         }
+        self.address = try configuration.bindAddress()
         let digest = ServerSettings.settingsDigest(of: configuration)
         _ = try configuration.s3()
         let serverMetrics = ServerMetrics(registry: metrics)
@@ -74,13 +77,14 @@ package struct ServerApplication: Sendable {
                 breaker: CircuitBreaker(), writes: writes, policy: configuration.headerPolicy, metrics: serverMetrics, logger: logger
             ))
         }
+        let errors = ErrorReporting(configuration: configuration, logger: logger)
         let http = HTTPClientDataLoader(configuration: configuration.loading)
         self.http = http
         self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
         // One admission limit and one set of response tiers for images and /info answers alike.
         let tiers = ResponseTiers(
             memory: ResponseCache(budget: configuration.responseCacheBytes), shared: shared,
-            admission: Admission(limit: configuration.maximumQueue, metrics: serverMetrics), metrics: serverMetrics,
+            admission: Admission(configuration: configuration, metrics: serverMetrics), metrics: serverMetrics,
             now: configuration.clock
         )
         var images = ImageEndpoint(
@@ -92,7 +96,7 @@ package struct ServerApplication: Sendable {
             tiers: tiers,
             negotiation: configuration.negotiation,
             settings: digest, clientHints: configuration.enableClientHints,
-            errorCacheControl: configuration.errorCacheControl, logger: logger
+            errorCacheControl: configuration.errorCacheControl, errors: errors, logger: logger
         )
         images.setsCanonicalHeader = configuration.setCanonicalHeader
         images.fallback = configuration.fallbackImage
@@ -100,107 +104,56 @@ package struct ServerApplication: Sendable {
         self.info = InfoEndpoint(
             preflight: preflight, pipeline: pipeline, tiers: tiers,
             settings: digest, headers: configuration.headerPolicy, now: configuration.clock,
-            errorCacheControl: configuration.errorCacheControl, logger: logger
+            errorCacheControl: configuration.errorCacheControl, errors: errors, logger: logger
         )
         if let root = configuration.demoRoot {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []
-            self.demoPage = DemoPage(imageNames: names, signer: preflight.signer).html
+            self.demoPage = DemoPage(imageNames: names, signer: preflight.signer, pathPrefix: configuration.pathPrefix ?? "").html
         } else {
             self.demoPage = nil
         }
     }
 
     /// Serves until SIGTERM or SIGINT (or until the calling task is cancelled), then lets
-    /// in-flight requests finish. `onRunning` gets the bound port (useful with port 0).
-    /// `handlesSignals: false` leaves the process's signals alone (servers inside tests).
+    /// in-flight requests finish, for at most `--graceful-stop-timeout`. `onRunning` gets the
+    /// bound port (useful with port 0; 0 on a Unix socket). `handlesSignals: false` leaves the
+    /// process's signals alone (servers inside tests).
     package func run(handlesSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        if configuration.keyHex == nil {
-            logger.warning("no --key: URL signatures are not checked; anyone who can reach this server can use it")
-        }
+        for warning in startWarnings { logger.warning("\(warning)") }
         let instance = InstanceName(configuration: configuration)
-        let host = configuration.host
+        let host = configuration.resolvedHost, socket = configuration.unixSocket
         let app = application(instance: instance, onServerRunning: { channel in
             let port = channel.localAddress?.port ?? 0
-            instance.bound(host: host, port: port)
+            instance.bound(socket.map { "unix:" + $0 } ?? "\(host):\(port)")
             await onRunning(port)
         })
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: AnnouncedServer(server: app, logger: logger))],
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: AnnouncedServer(server: app, gracefulStopTimeout: configuration.gracefulStopTimeout, logger: logger))],
             gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger
-        ))
-        try await group.run()
-    }
-}
-
-extension ServerApplication {
-    /// The HTTP server over this server's parts, with the drain among its services. Hummingbird
-    /// stops its services in reverse order: the HTTP server first (its in-flight requests end),
-    /// then the drain, which closes the HTTP client last. Tests drive it without a socket.
-    func application(
-        instance: InstanceName, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
-    ) -> some ApplicationProtocol {
-        let router = ServerRouter.make(ServerRouter.Parts(
-            images: images, info: info, metrics: metrics, instance: instance, demoPage: demoPage,
-            healthCheckPath: configuration.healthCheckPath, logger: logger
-        ))
-        let drain = ShutdownDrain(
-            pipeline: pipeline, writes: writes, http: http, bucket: bucket,
-            announces: configuration.cacheDirectory != nil || bucket != nil, logger: logger
         )
-        return Application(
-            router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "imagery-server"),
-            services: [drain],
-            onServerRunning: onServerRunning,
-            logger: logger
-        )
-    }
-}
-
-/// Why the server could not start: said before it listens, with the setting to fix.
-package enum ServerSetupError: Error, CustomStringConvertible {
-    case invalidKey(String)
-    case cacheDirectory(String)
-    case presets(String)
-    case presetsPath(String)
-    case formatQuality(String)
-    case watermark(String)
-    case s3(String)
-    /// Any other setting, by name (`url-replacements`), and why.
-    case setting(String, String)
-
-    /// The setting to fix, by name (`key`, `presets-path` …).
-    package var setting: String {
-        switch self {
-        case .invalidKey: "key"
-        case .cacheDirectory: "cache-dir"
-        case .presets: "presets"
-        case .presetsPath: "presets-path"
-        case .formatQuality: "format-quality"
-        case .watermark: "watermark-path"
-        case .s3: "use-s3"
-        case let .setting(name, _): name
+        group.maximumGracefulShutdownDuration = configuration.gracefulStopTimeout
+        defer {
+            // As Go's listener does for imgproxy: a stopped server leaves no socket file behind.
+            if let socket { try? FileManager.default.removeItem(atPath: socket) }
         }
+        try await ServiceGroup(configuration: group).run()
     }
 
-    /// Why, without the setting's name.
-    package var reason: String {
-        switch self {
-        case let .invalidKey(detail), let .cacheDirectory(detail), let .presets(detail), let .presetsPath(detail),
-             let .formatQuality(detail), let .watermark(detail), let .s3(detail), let .setting(_, detail):
-            detail
+    /// What the start says about settings that lower a guard.
+    var startWarnings: [String] {
+        var warnings: [String] = []
+        if configuration.keyHex == nil {
+            warnings.append("no --key: URL signatures are not checked; anyone who can reach this server can use it")
         }
-    }
-
-    package var description: String {
-        switch self {
-        case let .invalidKey(detail): "--key and --salt: \(detail)"
-        case let .cacheDirectory(detail): "--cache-dir: \(detail)"
-        case let .presets(detail), let .presetsPath(detail): "presets: \(detail)"
-        case let .formatQuality(detail): "--format-quality: \(detail)"
-        case let .watermark(detail): "watermark: \(detail)"
-        case let .s3(detail): "s3: \(detail)"
-        case let .setting(name, detail): "--\(name): \(detail)"
+        if configuration.ignoreSSLVerification {
+            warnings.append("--ignore-ssl-verification: origins' TLS certificates are NOT checked; anyone on the network path can answer for any https origin")
         }
+        if configuration.allowPrivateSources {
+            warnings.append("--allow-private-sources: URLs may make this server fetch from private networks (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10)")
+        }
+        if configuration.allowLinkLocalSources {
+            warnings.append("--allow-link-local-sources: URLs may make this server fetch from link-local addresses, where cloud metadata services answer with credentials")
+        }
+        return warnings
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Imagery
 import ImageryImgproxy
@@ -8,7 +9,7 @@ import ImageryImgproxy
 struct ServerError: Error, Equatable {
     var status: HTTPResponse.Status
     var message: String
-    /// Seconds a client should wait before retrying (503 only).
+    /// Seconds a client should wait before retrying (503 and 429 only).
     var retryAfter: Int?
     /// For the log, never the body: what failed, as the loader names it (`HTTP 403 from
     /// s3://photos/a.jpg`), sources without their query and never a credential.
@@ -16,12 +17,19 @@ struct ServerError: Error, Equatable {
     /// Whether the source could not be had (the origin failed, answered an error, timed out,
     /// or sent too much), where a fallback image may stand in; not a refused URL or source.
     var isSourceFailure = false
+    /// The host (or bucket, or `local`) of a source that failed to download, for the log:
+    /// `--report-downloading-errors` says at which level.
+    var failedSource: String?
 
     static func badRequest(_ message: String) -> ServerError { ServerError(status: .badRequest, message: message) }
     static func forbidden(_ message: String) -> ServerError { ServerError(status: .forbidden, message: message) }
     static func notFound(_ message: String) -> ServerError { ServerError(status: .notFound, message: message) }
     static func overloaded(retryAfter: Int) -> ServerError {
         ServerError(status: .serviceUnavailable, message: "server busy, retry later", retryAfter: retryAfter)
+    }
+    /// imgproxy's full queue (`IMGPROXY_REQUESTS_QUEUE_SIZE`).
+    static func tooManyRequests(retryAfter: Int) -> ServerError {
+        ServerError(status: .tooManyRequests, message: "too many requests, retry later", retryAfter: retryAfter)
     }
 }
 
@@ -56,7 +64,9 @@ extension ServerError {
             }
         case .cancelled:
             self.init(status: .init(code: 499, reasonPhrase: "Client Closed Request"), message: "cancelled")
+            return
         }
+        if detail == nil { detail = String(describing: error) }
     }
 
     init(_ error: DataLoadingError) {
@@ -87,5 +97,22 @@ extension ServerError {
         case .unsupportedSource, .redirectRefused, .cancelled:
             isSourceFailure = false
         }
+        failedSource = Self.host(of: error)
+    }
+
+    /// Where a download failed, without path or query; `nil` when nothing was downloaded.
+    static func host(of error: DataLoadingError) -> String? {
+        let source: String
+        switch error {
+        case let .notFound(described), let .httpStatus(_, described), let .tooLarge(described, _), let .timedOut(described),
+             let .connectionFailed(described, _), let .redirectRefused(described, _), let .customSourceFailed(described, _),
+             let .authorizationFailed(described, _):
+            source = described
+        case .fileUnreadable:
+            return "local"
+        case .unsupportedSource, .cancelled:
+            return nil
+        }
+        return URL(string: source)?.host ?? source
     }
 }

@@ -56,11 +56,12 @@ enum ServerCommand {
             let origin = loaded.origins[error.setting]
             fail(origin.map { "\(SettingError(setting: "--" + error.setting, source: $0, reason: error.reason))" } ?? "\(error)", code: 64)
         }
-        let announce = logger, host = configuration.host, demo = configuration.demo
+        let announce = logger, listening = configuration, demo = configuration.demo
         do {
             try await server.run { port in
-                announce.info("listening", metadata: ["address": "http://\(host):\(port)"])
-                if demo { announce.info("demo page", metadata: ["address": "http://\(host):\(port)/"]) }
+                let address = listening.listeningDescription(port: port)
+                announce.info("listening", metadata: ["address": "\(address)"])
+                if demo { announce.info("demo page", metadata: ["address": "\(address)\(listening.pathPrefix ?? "")/"]) }
             }
         } catch {
             fail("\(error)", code: 1)

@@ -15,17 +15,22 @@ struct ServerHarness {
     let server: ServerApplication
     private let task: Task<Void, any Error>
 
-    static func start(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
+    /// `logger` (default: one that says nothing) gets the server's log lines.
+    static func start(logger: Logger? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         // Origins held by a gate sit idle until the test opens it; under TSan on a busy machine
-        // that can take longer than the 20 s default.
+        // that can take longer than the 20 s default, and a request longer than the 30 s one.
         configuration.upstreamTimeout = .seconds(300)
+        configuration.requestTimeout = .seconds(300)
         configure(&configuration)
         try await configuration.loadImages()
-        var logger = Logger(label: "imagery.server.test")
-        logger.logLevel = .critical
+        let logger = logger ?? {
+            var quiet = Logger(label: "imagery.server.test")
+            quiet.logLevel = .critical
+            return quiet
+        }()
         let server = try ServerApplication(configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task { try await server.run(handlesSignals: false) { continuation.yield($0) } }

@@ -30,8 +30,24 @@ final class ServerProcess: Sendable {
     /// ``line(containing:)`` can await the lines that contain a string in `watching`.
     static func start(_ arguments: [String], watching: [String] = [], environment: [String: String] = [:]) throws -> ServerProcess {
         try start(
-            executable: ChildProcess.executable("imagery-server")!, arguments, readyMarker: "listening", watching: watching, environment: environment
+            executable: ChildProcess.executable("imagery-server")!, arguments, readyMarker: "listening", watching: watching,
+            environment: generousLimits(besides: environment).merging(environment) { $1 }
         )
+    }
+
+    /// A request's and a graceful stop's limits far above the defaults: on a saturated
+    /// two-core run a debug build's answer can wait minutes, and these tests check answers,
+    /// not timings. A test that sets either (a flag wins over these) or an imgproxy name of
+    /// it (which would disagree with these) keeps its own.
+    private static func generousLimits(besides environment: [String: String]) -> [String: String] {
+        var limits: [String: String] = [:]
+        if !["IMGPROXY_TIMEOUT", "IMAGERY_TIMEOUT", "IMAGERY_REQUEST_TIMEOUT"].contains(where: { environment[$0] != nil }) {
+            limits["IMAGERY_REQUEST_TIMEOUT"] = "600"
+        }
+        if !["IMGPROXY_GRACEFUL_STOP_TIMEOUT", "IMAGERY_GRACEFUL_STOP_TIMEOUT"].contains(where: { environment[$0] != nil }) {
+            limits["IMAGERY_GRACEFUL_STOP_TIMEOUT"] = "600"
+        }
+        return limits
     }
 
     /// Starts `executable`, with `environment` added to this process's; ready once a line of
@@ -69,7 +85,7 @@ final class ServerProcess: Sendable {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 if line.contains(readyMarker) {
-                    if let range = line.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                    if let range = line.range(of: #"(127\.0\.0\.1|\[::1\]):(\d+)"#, options: .regularExpression) {
                         let port = Int(line[range].split(separator: ":").last!)
                         announced.withLock { $0 = port }
                     }

@@ -26,6 +26,9 @@ struct ServerRouterTests {
         var configuration = ServerConfiguration()
         configuration.localRoot = root.path
         configuration.instanceName = "test-instance"
+        // As ServerHarness: the deadline is tested on its own; here a loaded machine must not
+        // turn a slow answer into a 503.
+        configuration.requestTimeout = .seconds(300)
         configure(&configuration)
         var logger = Logger(label: "imagery.server.router-test")
         logger.logLevel = .critical

@@ -47,12 +47,21 @@ struct ServerSettingsTests {
         "info-presets": ("colours=avg:1", "colours=avg:1"), "info-presets-path": ("/dev/null", "/dev/null"),
         "auto-rotate": ("false", "false"), "enforce-thumbnail": ("true", "true"), "disable-shrink-on-load": ("true", "true"),
         "skip-processing-formats": ("png,gif", "png,gif"),
+        "network": ("tcp4", "tcp4"), "unix-socket": ("/tmp/imagery-settings.sock", "/tmp/imagery-settings.sock"),
+        "path-prefix": ("/img", "/img"), "max-clients": ("16", "16"), "request-timeout": ("12", "12"),
+        "read-request-timeout": ("3", "3"), "write-response-timeout": ("4.5", "4.5"), "keep-alive-timeout": ("0", "0"),
+        "client-keep-alive-timeout": ("0", "0"), "graceful-stop-timeout": ("7", "7"),
+        "allow-private-sources": ("true", "true"), "allow-link-local-sources": ("true", "true"),
+        "secret": ("bearer-token", "bearer-token"), "allow-origin": ("https://app.example", "https://app.example"),
+        "ignore-ssl-verification": ("true", "true"), "requests-queue-size": ("5", "5"),
+        "report-downloading-errors": ("false", "false"), "development-errors-mode": ("true", "true"),
     ]
 
     /// Settings left out of a file that sets all the others: each excludes one that is in it.
     /// The separators are left out as the presets' syntax depends on them.
     static let exclusive: Set<String> = [
         "local-root", "watermark-url", "watermark-data", "fallback-image-url", "fallback-image-data", "presets-separator", "arguments-separator",
+        "unix-socket", "requests-queue-size",
     ]
 
     static func load(_ arguments: [String] = [], environment: [String: String] = [:]) async throws(SettingError) -> ServerSettings.Loaded {

@@ -185,3 +185,40 @@ struct SourceGuardTests {
         #expect(try policy.localPath(for: "local:////etc/passwd").hasPrefix(root.resolvingSymlinksInPath().path))
     }
 }
+
+extension SourceGuardTests {
+    @Test("Private and link-local origins: refused by default, each admitted by its own switch; multicast and reserved never")
+    func privateAndLinkLocalSwitches() async throws {
+        var policy = SourcePolicy()
+        let urls = ["http://10.0.0.7/a.jpg", "http://100.64.0.1/a.jpg", "http://[fd00::1]/a.jpg", "http://169.254.169.254/a.jpg", "http://[fe80::1]/a.jpg"]
+        for url in urls { #expect(throws: ServerError.self, "\(url)") { try policy.source(for: url) } }
+
+        policy.allowPrivate = true
+        for url in urls.prefix(3) { #expect(throws: Never.self, "\(url)") { try policy.source(for: url) } }
+        for url in urls.suffix(2) { #expect(throws: ServerError.self, "\(url)") { try policy.source(for: url) } }
+        #expect(throws: Never.self) { try policy.checkAddress("192.168.1.9", host: "nas.lan") }
+        #expect(throws: DataLoadingError.self) { try policy.checkAddress("169.254.169.254", host: "metadata.test") }
+
+        policy.allowPrivate = false
+        policy.allowLinkLocal = true
+        for url in urls.suffix(2) { #expect(throws: Never.self, "\(url)") { try policy.source(for: url) } }
+        for url in urls.prefix(3) { #expect(throws: ServerError.self, "\(url)") { try policy.source(for: url) } }
+
+        for kind in [AddressClass.multicast, .unspecified, .ipv4Mapped, .reserved] {
+            #expect(!kind.isAllowed(allowLoopback: true, allowPrivate: true, allowLinkLocal: true), "\(kind)")
+        }
+        #expect(AddressClass.sharedAddressSpace.isAllowed(allowLoopback: false, allowPrivate: true, allowLinkLocal: false))
+    }
+
+    @Test("The defaults stay closed where imgproxy's are open: private sources are refused unless set, and setting them is warned about")
+    func privateSourcesDefault() async throws {
+        let defaults = try await ServerSettingsTests.load().configuration
+        #expect(!defaults.allowPrivateSources && !defaults.allowLinkLocalSources)
+        let opened = try await ServerSettingsTests.load(environment: [
+            "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES": "true", "IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES": "true",
+        ]).configuration
+        #expect(opened.allowPrivateSources && opened.allowLinkLocalSources)
+        let closed = try await ServerSettingsTests.load(environment: ["IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES": "false"]).configuration
+        #expect(!closed.allowPrivateSources)
+    }
+}

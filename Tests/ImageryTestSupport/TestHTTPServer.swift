@@ -75,6 +75,9 @@ package final class TestHTTPServer: Sendable {
     /// How many requests for `path` arrived.
     package func hits(_ path: String) -> Int { events.count("request:\(path)") }
 
+    /// How many connections clients opened.
+    package var connectionCount: Int { events.count("connection") }
+
     /// Stops accepting and hangs up on every client. Idempotent: closing a descriptor twice
     /// could close another test's socket that reused the number.
     package func stop() {
@@ -109,6 +112,7 @@ package final class TestHTTPServer: Sendable {
             var one: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             connections.withLock { _ = $0.insert(client) }
+            events.record("connection")
             Thread.detachNewThread { [self] in
                 serve(client)
                 connections.withLock { fds in

@@ -20,6 +20,37 @@ package struct ServerConfiguration: Sendable {
     package var instanceName: String?
     /// A second path that answers as `/health` does. Default: none.
     package var healthCheckPath: String?
+    /// What the server listens on: TCP for ``host`` (`tcp4` and `tcp6` hold it to one address
+    /// family), or the Unix socket ``unixSocket``. Default: `tcp`.
+    package var network = ListenNetwork.tcp
+    /// A Unix domain socket to listen on instead of ``host`` and ``port``. Default: none.
+    package var unixSocket: String?
+    /// A path every route sits under, `/health` and `/metrics` included (imgproxy's
+    /// `IMGPROXY_PATH_PREFIX`). Default: none.
+    package var pathPrefix: String?
+    /// Connections served at once; past it, new ones wait in the listen backlog until one
+    /// closes, as imgproxy's limited listener makes them. 0: no limit. Default: 2048 (imgproxy's).
+    package var maximumClients = 2048
+
+    // MARK: Timeouts
+
+    /// How long one image or `/info` request may take in all, queue and download included,
+    /// before it is answered 503. Default: 30 s, the upstream timeout's 20 s and processing,
+    /// and nginx's `proxy_read_timeout` in `deploy/nginx`.
+    package var requestTimeout: Duration = .seconds(30)
+    /// How long a connection may take to send a request, body included, from its first byte
+    /// on a new connection or from its head on a kept-alive one. Default: 10 s (imgproxy's).
+    package var readRequestTimeout: Duration = .seconds(10)
+    /// How long writing one response may take before the connection is closed. Default: 10 s
+    /// (imgproxy's).
+    package var writeResponseTimeout: Duration = .seconds(10)
+    /// How long an idle kept-alive connection stays open; zero turns keep-alive off. Default:
+    /// 75 s, above the 60 s after which `deploy/nginx` closes its idle upstream connections, so
+    /// the proxy never sends a request on a connection the server is closing.
+    package var keepAliveTimeout: Duration = .seconds(75)
+    /// How long a graceful stop waits for in-flight requests before cancelling them. Default:
+    /// 25 s, under the 30 s an orchestrator (Kubernetes) allows before it kills the process.
+    package var gracefulStopTimeout: Duration = .seconds(25)
 
     // MARK: Security
 
@@ -45,6 +76,23 @@ package struct ServerConfiguration: Sendable {
         get { sources.allowLoopback }
         set { sources.allowLoopback = newValue }
     }
+    /// Whether private (RFC 1918, unique local) and shared (CGNAT) origins may be fetched.
+    /// Default: `false` (imgproxy's is `true`).
+    package var allowPrivateSources: Bool {
+        get { sources.allowPrivate }
+        set { sources.allowPrivate = newValue }
+    }
+    /// Whether link-local origins (169.254/16, fe80::/10, where cloud metadata services live)
+    /// may be fetched. Default: `false`.
+    package var allowLinkLocalSources: Bool {
+        get { sources.allowLinkLocal }
+        set { sources.allowLinkLocal = newValue }
+    }
+    /// `Authorization: Bearer <secret>` every request but the health checks must carry.
+    /// Default: none.
+    package var secret: String?
+    /// The origin CORS answers allow (`Access-Control-Allow-Origin`); `nil` leaves CORS off.
+    package var allowOrigin: String?
     /// With ``allowLoopbackSources``, the loopback addresses origins may be at; `nil` allows
     /// every one. Not a setting: for tests and embedders (see `SourcePolicy.loopbackAddresses`).
     /// Default: `nil`.
@@ -59,6 +107,10 @@ package struct ServerConfiguration: Sendable {
         get { sources.resolver }
         set { sources.resolver = newValue }
     }
+    /// The clock `requestTimeout` is measured on. Not a setting: a test injects a manual clock,
+    /// so that the limit passes only once the request is where the test wants it, however
+    /// loaded the machine. Default: `ContinuousClock`.
+    package var deadlineClock: any Clock<Duration> = ContinuousClock()
     /// The directory `local:///path` sources are read from. Default: none (off).
     package var localRoot: String? {
         get { sources.localRoot }
@@ -109,6 +161,12 @@ package struct ServerConfiguration: Sendable {
         get { sources.querySeparator }
         set { sources.querySeparator = newValue }
     }
+    /// How long an idle connection to an origin is kept for the next download; zero opens a
+    /// connection per download. Default: 90 s (imgproxy's).
+    package var clientKeepAliveTimeout: Duration = .seconds(90)
+    /// Whether origins' TLS certificates go unchecked. Default: `false`; `true` is logged as a
+    /// warning at every start.
+    package var ignoreSSLVerification = false
 
     // MARK: Limits
 
@@ -137,6 +195,10 @@ package struct ServerConfiguration: Sendable {
     /// Image requests in flight (running or queued) before new ones get 503. Default: 256. A
     /// waiting request holds no source: downloads wait while fetched sources wait for a decode.
     package var maximumQueue = 256
+    /// Image requests that may wait beyond the ``concurrentProcessing`` ones being worked on
+    /// before new ones get 429 (imgproxy's `IMGPROXY_REQUESTS_QUEUE_SIZE`); 0 (the default)
+    /// leaves the bound to ``maximumQueue``.
+    package var requestsQueueSize = 0
 
     /// Seconds since 1970, for URLs that expire (`expires`/`exp`): the system clock, or a
     /// test's own.
@@ -261,6 +323,12 @@ package struct ServerConfiguration: Sendable {
 
     /// The lowest level logged. Each request logs one line at `debug`. Default: `info`.
     package var logLevel = Logger.Level.info
+    /// Whether a source that fails to download is logged at `warning` (with its host) rather
+    /// than `debug`. Default: `true`, as in imgproxy.
+    package var reportDownloadingErrors = true
+    /// Whether error bodies carry what the log says (the loader's or codec's detail) beside
+    /// their one line. Default: `false`: the detail names origins and is for operators.
+    package var developmentErrorsMode = false
 
     package init() {}
 }

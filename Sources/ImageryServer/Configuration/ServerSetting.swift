@@ -183,6 +183,10 @@ extension ServerSetting {
 
     /// A number as short as it reads back: `10`, `0.5`.
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        guard value == value.rounded(), abs(value) < 1e15 else {
+            // A duration read back from attoseconds is off in the last bits (0.30000000000000004).
+            return abs(value) < 1e6 ? String((value * 1e9).rounded() / 1e9) : String(value)
+        }
+        return String(Int(value))
     }
 }

@@ -9,5 +9,6 @@ extension ServerSettings {
         .whole("draft-headroom", "How much larger than the output the codec decodes before the final resize: 1 for speed, 2 for finer detail.", \.draftHeadroom, in: 1...4).changing(.bytes),
         .whole("max-result-dimension", "The largest side of a result, in pixels: a larger result is scaled down to fit (0: no limit).", \.maximumResultDimension, in: 0...1_000_000, imgproxy: "IMGPROXY_MAX_RESULT_DIMENSION").changing(.bytes),
         .whole("max-queue", "Image requests in flight (running or waiting) before new ones get 503.", \.maximumQueue, in: 1...1_000_000).changing(.nothingStored),
+        .whole("requests-queue-size", "Image requests that may wait beyond the --concurrency being processed before new ones get 429, in place of --max-queue; 0 leaves the bound to --max-queue.", \.requestsQueueSize, in: 0...1_000_000, imgproxy: "IMGPROXY_REQUESTS_QUEUE_SIZE (0: no limit)").changing(.nothingStored),
     ]
 }

@@ -13,5 +13,7 @@ extension ServerSettings {
             }
             configuration.logLevel = level
         }.changing(.nothingStored),
+        .flag("report-downloading-errors", "Log sources that fail to download at warning, with their host (false: at debug).", \.reportDownloadingErrors, imgproxy: "IMGPROXY_REPORT_DOWNLOADING_ERRORS").changing(.nothingStored),
+        .flag("development-errors-mode", "Error bodies carry the detail the log has (which origin failed and how); for development only.", \.developmentErrorsMode, imgproxy: "IMGPROXY_DEVELOPMENT_ERRORS_MODE").changing(.nothingStored),
     ]
 }

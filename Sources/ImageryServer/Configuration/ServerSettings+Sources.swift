@@ -8,6 +8,7 @@ extension ServerSettings {
         .required("user-agent", "The User-Agent sent to origins.", \.userAgent, imgproxy: "IMGPROXY_USER_AGENT") { agent in
             agent.allSatisfy({ (32...126).contains($0.asciiValue ?? 0) }) ? nil : "must be visible ASCII and spaces (it is an HTTP header value)"
         }.changing(.source),
+        .flag("ignore-ssl-verification", "Accept any TLS certificate from origins (self-signed, expired, another host's); warned about at every start.", \.ignoreSSLVerification, imgproxy: "IMGPROXY_IGNORE_SSL_VERIFICATION").changing(.nothingStored),
         .flag("use-s3", "Read s3://bucket/key[?version] sources, signed with the AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN of the environment.", \.useS3, imgproxy: "IMGPROXY_USE_S3").changing(.nothingStored),
         .text("s3-endpoint", "An S3-compatible store's endpoint, http(s)://host[:port] (default: AWS's for the region).", \.s3Endpoint, imgproxy: "IMGPROXY_S3_ENDPOINT") { endpoint in
             URL(string: endpoint).flatMap { ["http", "https"].contains($0.scheme?.lowercased() ?? "") && $0.host != nil ? $0 : nil } == nil

@@ -17,7 +17,7 @@ import SystemPackage
 package enum ServerSettings {
     /// The tables, titled by concern, in the order help and docs show them.
     package static let concerns: [(title: String, settings: [ServerSetting])] = [
-        ("Network", network), ("Security", security), ("Sources", sources), ("Limits", limits),
+        ("Network", network), ("Timeouts", timeouts), ("Security", security), ("Sources", sources), ("Limits", limits),
         ("Responses", responses), ("Freshness and fallback", freshness), ("Processing", processing), ("Decoding", decoding),
         ("Caches", caches), ("Logging", logging),
     ]
@@ -63,7 +63,8 @@ package enum ServerSettings {
         if isHealthCheck { arguments.remove(at: 1) }
         var action = try checkArguments(Array(arguments.dropFirst()))
         if isHealthCheck, action == .serve { action = .health }
-        let environment = try EnvironmentFile.merged(into: given)
+        // As imgproxy loads them: AWS's secret, then its parameters, then the file, each over the last.
+        let environment = try EnvironmentFile.merged(into: try await AWSEnvironment.merged(into: given))
         let secrets = all.filter(\.isSecret)
         let commandLine = CommandLineArgumentsProvider(arguments: arguments, secretsSpecifier: .specific(Set(secrets.map(\.flag))))
         let variables = EnvironmentVariablesProvider(
@@ -191,6 +192,13 @@ package enum ServerSettings {
         }
         if configuration.cookiePassthrough.baseURL.map({ URL(string: $0)?.host == nil }) == true {
             throw SettingError(setting: "--cookie-base-url", source: origins["cookie-base-url"] ?? "", reason: "must be a URL with a host, such as https://example.com")
+        }
+        try checkListening(configuration, origins: origins)
+        if configuration.requestsQueueSize > 0, origins["max-queue"] != nil {
+            throw SettingError(
+                setting: "--requests-queue-size", source: origins["requests-queue-size"] ?? "",
+                reason: "give one of --max-queue (requests in flight, then 503) and --requests-queue-size (requests waiting beyond --concurrency, then 429)"
+            )
         }
     }
 

@@ -16,15 +16,23 @@ package enum HealthCheck {
     /// failure for an orchestrator.
     package static let timeout = TimeAmount.seconds(5)
 
-    /// The URL of the health path of the server `configuration` describes.
+    /// The URL of the health path of the server `configuration` describes: under its
+    /// `--path-prefix`, over its `--unix-socket` if it has one (AsyncHTTPClient's
+    /// `http+unix://` with the socket's path percent-encoded as the host).
     package static func url(for configuration: ServerConfiguration) -> String {
-        let host: String = switch configuration.host {
+        let path = (configuration.pathPrefix ?? "") + "/health"
+        if let socket = configuration.unixSocket {
+            var allowed = CharacterSet.urlHostAllowed
+            allowed.remove("/")
+            return "http+unix://" + (socket.addingPercentEncoding(withAllowedCharacters: allowed) ?? socket) + path
+        }
+        let host: String = switch configuration.resolvedHost {
         case "0.0.0.0", "": "127.0.0.1"
         case "::", "[::]": "[::1]"
-        case let host where host.contains(":"): "[\(host)]"
+        case let host where host.contains(":") && !host.hasPrefix("["): "[\(host)]"
         case let host: host
         }
-        return "http://\(host):\(configuration.port)/health"
+        return "http://\(host):\(configuration.port)" + path
     }
 
     /// Whether the server answered 200, and the one line that says what happened.

@@ -8,14 +8,15 @@ final class InstanceName: Sendable {
 
     init(configuration: ServerConfiguration) {
         isExplicit = configuration.instanceName != nil
-        name = Locked(configuration.instanceName ?? "\(configuration.host):\(configuration.port)")
+        name = Locked(configuration.instanceName ?? configuration.unixSocket.map { "unix:" + $0 } ?? "\(configuration.host):\(configuration.port)")
     }
 
     var value: String { name.withLock { $0 } }
 
-    /// Records the port the server bound, unless a name was given.
-    func bound(host: String, port: Int) {
+    /// Records the address the server bound (`host:port`, or `unix:` and the socket's path),
+    /// unless a name was given.
+    func bound(_ address: String) {
         guard !isExplicit else { return }
-        name.withLock { $0 = "\(host):\(port)" }
+        name.withLock { $0 = address }
     }
 }

@@ -172,6 +172,6 @@ struct ImageRenderer: Sendable {
 
     private func encodingFailed(_ format: ImageFormat, _ error: ImageError) -> ServerError {
         logger.error("encoding failed", metadata: ["format": "\(format)", "error": "\(error)"])
-        return ServerError(status: .internalServerError, message: "encoding failed")
+        return ServerError(status: .internalServerError, message: "encoding failed", detail: "\(format): \(error)")
     }
 }

@@ -19,12 +19,14 @@ struct DemoPage {
 
     var imageNames: [String]
     var signer: ImgproxySigner?
+    /// `--path-prefix`, in front of every URL (not signed: imgproxy signs what follows it).
+    var pathPrefix = ""
 
     /// The server path of `name` (a file under the local root) with `options`: the source in
     /// base64url, no extension, so the browser's `Accept` picks the format.
     func path(of name: String, options: String) -> String {
         let unsigned = ImgproxyPath.unsigned(options: options.split(separator: "/").map(String.init), source: "local:///\(name)")
-        return "/\(signer?.sign(unsigned) ?? "insecure")\(unsigned)"
+        return "\(pathPrefix)/\(signer?.sign(unsigned) ?? "insecure")\(unsigned)"
     }
 
     var html: String {

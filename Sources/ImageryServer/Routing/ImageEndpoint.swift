@@ -22,6 +22,8 @@ struct ImageEndpoint: Sendable {
     /// What stands in for a source that cannot be had, and how it is served.
     var fallback: FallbackImageSettings = FallbackImageSettings()
     let errorCacheControl: String
+    /// How failures are logged and answered.
+    let errors: ErrorReporting
     let logger: Logger
 
     func respond(to request: Request) async -> Response {
@@ -62,12 +64,7 @@ struct ImageEndpoint: Sendable {
                 }
             }
         } catch {
-            if error.status.code >= 500 {
-                var metadata: Logger.Metadata = ["status": "\(error.status.code)", "error": "\(error.message)"]
-                if let detail = error.detail { metadata["detail"] = "\(detail)" }
-                logger.warning("request failed", metadata: metadata)
-            }
-            return PlainResponse.error(error, cacheControl: errorCacheControl)
+            return errors.response(for: error)
         }
     }
 

@@ -21,6 +21,8 @@ struct InfoEndpoint: Sendable {
     /// Seconds since 1970: when an answer is made.
     let now: @Sendable () -> Int
     let errorCacheControl: String
+    /// How failures are logged and answered.
+    let errors: ErrorReporting
     let logger: Logger
 
     /// The largest side of the draft the pixel fields are computed on.
@@ -41,10 +43,7 @@ struct InfoEndpoint: Sendable {
                 try await info(asked.options, source: asked.source)
             }
         } catch {
-            if error.status.code >= 500 {
-                logger.warning("info failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
-            }
-            return PlainResponse.error(error, cacheControl: errorCacheControl)
+            return errors.response(for: error, what: "info failed")
         }
     }
 

@@ -4,7 +4,13 @@ import Logging
 import NIOCore
 
 /// The server's routes and middleware: `/health`, `/metrics`, the demo page at `/`, `/info/…`
-/// (imgproxy's info endpoint), and every other path an imgproxy URL (`--health-check-path` adds a second health path). HEAD is answered by each GET route without its body.
+/// (imgproxy's info endpoint), and every other path an imgproxy URL (`--health-check-path` adds
+/// a second health path). With `--path-prefix` every route sits in a group under it, the
+/// health checks included, as imgproxy's do. HEAD is answered by each GET route without its body.
+///
+/// Middleware, outermost first: the instance header, metrics and the request log see every
+/// answer; CORS answers preflights before the method check refuses OPTIONS; the secret is
+/// checked after both, since a browser's preflight never carries credentials.
 enum ServerRouter {
     struct Parts: Sendable {
         let images: ImageEndpoint
@@ -14,41 +20,78 @@ enum ServerRouter {
         let demoPage: String?
         let healthCheckPath: String?
         let logger: Logger
+        var pathPrefix: String?
+        var secret: String?
+        var allowOrigin: String?
+        /// `--request-timeout`, over image, `/info` and demo-page requests.
+        var deadline: RequestDeadline?
     }
 
     static func make(_ parts: Parts) -> Router<BasicRequestContext> {
         let router = Router(options: .autoGenerateHeadEndpoints)
+        let prefix = parts.pathPrefix ?? ""
+        let healthPaths = ["/health", parts.healthCheckPath].compactMap(\.self)
         router.addMiddleware {
             InstanceHeaderMiddleware(instance: parts.instance)
             MetricsMiddleware(metrics: parts.metrics)
             RequestLogMiddleware(logger: parts.logger)
+            if let origin = parts.allowOrigin {
+                CORSPolicyMiddleware(origin: origin)
+            }
             MethodMiddleware()
+            if let secret = parts.secret {
+                SecretMiddleware(secret: secret, exempt: Set(healthPaths.map { prefix + $0 }))
+            }
         }
-        for path in ["/health", parts.healthCheckPath].compactMap(\.self) {
-            router.get(RouterPath(path)) { _, _ in
+        if prefix.isEmpty {
+            addRoutes(to: router, parts, healthPaths: healthPaths)
+        } else {
+            addRoutes(to: router.group(RouterPath(prefix)), parts, healthPaths: healthPaths)
+        }
+        return router
+    }
+
+    private static func addRoutes(to routes: some RouterMethods<BasicRequestContext>, _ parts: Parts, healthPaths: [String]) {
+        for path in healthPaths {
+            routes.get(RouterPath(path)) { _, _ in
                 PlainResponse.text(.ok, "ok", cacheControl: "no-store")
             }
         }
-        router.get("/metrics") { _, _ in
+        routes.get("/metrics") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: parts.metrics.render())))
         }
         let demo = parts.demoPage.map { ByteBuffer(string: $0) }
-        router.get("/") { request, _ in
-            guard let demo else { return await parts.images.respond(to: request) }
+        let prefix = parts.pathPrefix
+        // The endpoints read imgproxy's path: what follows the prefix, which no signature covers.
+        let answer = { @Sendable (request: Request, respond: @escaping @Sendable (Request) async -> Response) async -> Response in
+            let request = unprefixed(request, prefix)
+            guard let deadline = parts.deadline else { return await respond(request) }
+            return await deadline.run { await respond(request) }
+        }
+        routes.get("/") { request, _ in
+            guard let demo else { return await answer(request) { await parts.images.respond(to: $0) } }
             var headers = HTTPFields()
             headers[.contentType] = "text/html; charset=utf-8"
             headers[.cacheControl] = "no-cache"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: demo))
         }
-        router.get("/info/**") { request, _ in
-            await parts.info.respond(to: request)
+        routes.get("/info/**") { request, _ in
+            await answer(request) { await parts.info.respond(to: $0) }
         }
-        router.get("**") { request, _ in
-            await parts.images.respond(to: request)
+        routes.get("**") { request, _ in
+            await answer(request) { await parts.images.respond(to: $0) }
         }
-        return router
+    }
+
+    /// `request` with `prefix` taken off its path (`/img/sig/…` → `/sig/…`).
+    static func unprefixed(_ request: Request, _ prefix: String?) -> Request {
+        guard let prefix, let path = request.head.path, path.hasPrefix(prefix) else { return request }
+        var head = request.head
+        let rest = path.dropFirst(prefix.count)
+        head.path = rest.hasPrefix("/") ? String(rest) : "/" + rest
+        return Request(head: head, body: request.body)
     }
 }

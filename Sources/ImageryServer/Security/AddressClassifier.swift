@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// What kind of address an IP is, for the SSRF guard: only ``public`` addresses are fetched
-/// by default, ``loopback`` too with `--allow-loopback-sources`, and nothing else ever.
+/// by default; ``loopback``, ``private`` (with ``sharedAddressSpace``) and ``linkLocal`` each
+/// with their switch; nothing else ever.
 ///
 /// A pure function of the address, so every range is tested without sending a packet.
 enum AddressClass: String, Sendable, Equatable {
@@ -29,11 +30,15 @@ enum AddressClass: String, Sendable, Equatable {
     case reserved
 
     /// Whether a source at such an address may be fetched.
-    func isAllowed(allowLoopback: Bool) -> Bool {
+    func isAllowed(allowLoopback: Bool, allowPrivate: Bool = false, allowLinkLocal: Bool = false) -> Bool {
         switch self {
         case .public: true
         case .loopback: allowLoopback
-        default: false
+        // imgproxy's private switch covers CGNAT too: both are someone's internal network.
+        case .private, .sharedAddressSpace: allowPrivate
+        case .linkLocal: allowLinkLocal
+        // Multicast (link-local multicast included) takes no TCP connection; the rest are never an origin.
+        case .multicast, .unspecified, .ipv4Mapped, .reserved: false
         }
     }
 }

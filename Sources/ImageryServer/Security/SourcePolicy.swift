@@ -19,6 +19,10 @@ struct SourcePolicy: Sendable {
     var allowedPrefixes: [String] = []
     /// Whether loopback origins may be fetched (for local use and tests).
     var allowLoopback = false
+    /// Whether private and shared (CGNAT) origins may be fetched.
+    var allowPrivate = false
+    /// Whether link-local origins may be fetched.
+    var allowLinkLocal = false
     /// With ``allowLoopback``, the loopback addresses that may be fetched; `nil` (the default)
     /// allows every one. Not a setting: it lets a test (or an embedder) admit the loopback
     /// address its origin listens on and keep the others refused by the same check a public
@@ -51,7 +55,7 @@ struct SourcePolicy: Sendable {
               let host = parsed.host, !host.isEmpty
         else { throw .badRequest("source: not an http(s) or local:// URL") }
         guard isAllowed(url) else { throw .forbidden("source: not in the allowed sources") }
-        if let literal = AddressClassifier.classify(host), !literal.isAllowed(allowLoopback: allowsLoopback(at: host)) {
+        if let literal = AddressClassifier.classify(host), !literal.isAllowed(allowLoopback: allowsLoopback(at: host), allowPrivate: allowPrivate, allowLinkLocal: allowLinkLocal) {
             throw .forbidden("source: \(literal.rawValue) addresses are refused")
         }
         return .url(parsed)
@@ -91,7 +95,7 @@ struct SourcePolicy: Sendable {
     /// The SSRF guard: the check of every address a hop's host resolves to, before connecting.
     func checkAddress(_ address: String, host: String) throws(DataLoadingError) {
         let kind = AddressClassifier.classify(address) ?? .reserved
-        guard kind.isAllowed(allowLoopback: allowsLoopback(at: address)) else {
+        guard kind.isAllowed(allowLoopback: allowsLoopback(at: address), allowPrivate: allowPrivate, allowLinkLocal: allowLinkLocal) else {
             throw .redirectRefused(source: host, detail: "\(kind.rawValue) addresses are refused")
         }
     }

@@ -17,11 +17,7 @@ enum EnvironmentFile {
     /// - Throws: ``SettingError`` naming the variable when the file cannot be read or a line
     ///   does not parse.
     static func merged(into environment: [String: String]) throws(SettingError) -> [String: String] {
-        let names = ["IMGPROXY_ENV_LOCAL_FILE_PATH", "IMAGERY_ENV_LOCAL_FILE_PATH"].filter { !(environment[$0] ?? "").isEmpty }
-        guard let variable = names.first, let path = environment[variable] else { return environment }
-        if names.count == 2, environment[names[0]] != environment[names[1]] {
-            throw SettingError(setting: names[1], source: "the environment (\(names[1]))", reason: "disagrees with \(names[0]); set one of them")
-        }
+        guard let (variable, path) = try setting("ENV_LOCAL_FILE_PATH", in: environment) else { return environment }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw SettingError(setting: variable, source: "the environment (\(variable))", reason: "\(path) could not be read as UTF-8 text")
         }
@@ -30,6 +26,19 @@ enum EnvironmentFile {
         } catch {
             throw SettingError(setting: variable, source: "the environment file \(path)", reason: error.description)
         }
+    }
+
+    /// imgproxy's setting `name` as `environment` gives it, under `IMGPROXY_` or `IMAGERY_`
+    /// (empty is unset): the variable and its value.
+    ///
+    /// - Throws: ``SettingError`` when both names are set and disagree.
+    static func setting(_ name: String, in environment: [String: String]) throws(SettingError) -> (variable: String, value: String)? {
+        let names = ["IMGPROXY_" + name, "IMAGERY_" + name].filter { !(environment[$0] ?? "").isEmpty }
+        guard let variable = names.first, let value = environment[variable] else { return nil }
+        if names.count == 2, environment[names[0]] != environment[names[1]] {
+            throw SettingError(setting: names[1], source: "the environment (\(names[1]))", reason: "disagrees with \(names[0]); set one of them")
+        }
+        return (variable, value)
     }
 
     /// The variables `text` sets, `$VAR` expanded from what is set before it.

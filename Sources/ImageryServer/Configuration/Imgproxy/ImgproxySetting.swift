@@ -95,4 +95,16 @@ extension ImgproxySetting {
     static func refusal(why: String, instead: String) -> String {
         instead.isEmpty ? why : "\(why); use \(instead)"
     }
+
+    /// A duration imgproxy reads in whole seconds (Go's `Atoi`: `1.5` is refused there, so here),
+    /// at least `minimum`, that sets our setting `setting`, whose unit is seconds too.
+    static func seconds(_ name: String, sets setting: String, minimum: Int, note: String? = nil) -> ImgproxySetting {
+        .converted(name, .whole, sets: [setting], note: "whole seconds" + (note.map { "; " + $0 } ?? "")) { configuration, value throws(SettingError.Reason) in
+            guard case let .whole(seconds) = value, seconds >= minimum else {
+                throw .invalid(minimum > 0 ? "must be \(minimum) second or more" : "must not be negative")
+            }
+            try ServerSettings.setting(named: setting).apply(&configuration, .number(Double(seconds)))
+            return nil
+        }
+    }
 }

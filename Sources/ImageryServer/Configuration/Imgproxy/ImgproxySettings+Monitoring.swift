@@ -15,8 +15,8 @@ extension ImgproxySettings {
     ]
 
     static let reporting: [ImgproxySetting] = [
-        pending("REPORT_DOWNLOADING_ERRORS", "reporting download errors"),
-        pending("DEVELOPMENT_ERRORS_MODE", "detailed errors"),
+        .same("REPORT_DOWNLOADING_ERRORS", "report-downloading-errors"),
+        .same("DEVELOPMENT_ERRORS_MODE", "development-errors-mode"),
         .warned("BUGSNAG_KEY", vendor: "Bugsnag"), .warned("BUGSNAG_STAGE", vendor: "Bugsnag"),
         .warned("HONEYBADGER_KEY", vendor: "Honeybadger"), .warned("HONEYBADGER_ENV", vendor: "Honeybadger"),
         .warned("SENTRY_DSN", vendor: "Sentry"), .warned("SENTRY_ENVIRONMENT", vendor: "Sentry"), .warned("SENTRY_RELEASE", vendor: "Sentry"),

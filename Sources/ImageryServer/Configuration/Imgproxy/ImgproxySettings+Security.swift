@@ -27,13 +27,13 @@ extension ImgproxySettings {
             return nil
         },
         .same("MAX_REDIRECTS", "max-redirects"),
-        pending("SECRET", "the Authorization: Bearer secret"),
+        .same("SECRET", "secret"),
         .same("SOURCE_URL_ENCRYPTION_KEY", "source-url-encryption-key"),
-        pending("ALLOW_ORIGIN", "CORS"),
+        .same("ALLOW_ORIGIN", "allow-origin"),
         .same("ALLOWED_SOURCES", "allowed-sources"),
         .same("ALLOW_LOOPBACK_SOURCE_ADDRESSES", "allow-loopback-sources"),
-        pending("ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", "link-local sources"),
-        pending("ALLOW_PRIVATE_SOURCE_ADDRESSES", "switching private sources"),
+        .same("ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", "allow-link-local-sources"),
+        .same("ALLOW_PRIVATE_SOURCE_ADDRESSES", "allow-private-sources"),
         .converted(
             "PNG_UNLIMITED", .flag, sets: [],
             note: "accepted either way: the PNG decoder's chunk limits (1,000 kept, 16 MiB each) drop a text or metadata chunk past them with a warning and never refuse an image, so there is nothing to lift; the pixel limit stays"
@@ -43,7 +43,7 @@ extension ImgproxySettings {
         },
         pending("SVG_UNLIMITED", "SVG sources"),
         pending("SANITIZE_SVG", "SVG sources"),
-        pending("IGNORE_SSL_VERIFICATION", "skipping TLS verification"),
+        .same("IGNORE_SSL_VERIFICATION", "ignore-ssl-verification"),
         .same("ALLOW_SECURITY_OPTIONS", "allow-security-options"),
     ]
 

@@ -6,23 +6,35 @@ extension ImgproxySettings {
     ]
 
     static let server: [ImgproxySetting] = [
-        .converted("BIND", .text, sets: ["host", "port"], note: "host:port, or :port for every interface") { configuration, value throws(SettingError.Reason) in
-            guard case let .text(bind) = value, let colon = bind.lastIndex(of: ":"), let port = Int(bind[bind.index(after: colon)...]),
-                  (0...65535).contains(port)
-            else { throw .invalid("expected host:port or :port") }
+        .converted("BIND", .text, sets: ["host", "port", "unix-socket"], note: "host:port, :port for every interface, or a Unix socket's path (with IMGPROXY_NETWORK=unix)") {
+            configuration, value throws(SettingError.Reason) in
+            guard case let .text(bind) = value else { throw .invalid("expected host:port, :port or a socket path") }
+            if bind.hasPrefix("/") || bind.hasPrefix(".") {
+                try ServerSettings.setting(named: "unix-socket").apply(&configuration, .text(bind))
+                return nil
+            }
+            guard let colon = bind.lastIndex(of: ":"), let port = Int(bind[bind.index(after: colon)...]), (0...65535).contains(port) else {
+                throw .invalid("expected host:port, :port or a socket path")
+            }
             var host = String(bind[..<colon])
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
             configuration.host = host.isEmpty ? "0.0.0.0" : host
             configuration.port = port
             return nil
         },
-        pending("NETWORK", "listening on another network than TCP"),
-        pending("TIMEOUT", "a request's total time limit"),
-        pending("GRACEFUL_STOP_TIMEOUT", "the graceful stop's time limit"),
-        pending("READ_REQUEST_TIMEOUT", "the request read timeout"),
-        pending("WRITE_RESPONSE_TIMEOUT", "the response write timeout"),
-        pending("KEEP_ALIVE_TIMEOUT", "the keep-alive timeout"),
-        pending("CLIENT_KEEP_ALIVE_TIMEOUT", "the origin client's keep-alive timeout"),
+        .converted("NETWORK", .text, sets: ["network"], note: "tcp, tcp4, tcp6 or unix (unixpacket is refused)") { configuration, value throws(SettingError.Reason) in
+            guard case let .text(name) = value, name.lowercased() != "unixpacket" else {
+                throw .invalid("unixpacket (SOCK_SEQPACKET) is not served: HTTP here runs on stream sockets; use unix")
+            }
+            try ServerSettings.setting(named: "network").apply(&configuration, value)
+            return nil
+        },
+        .seconds("TIMEOUT", sets: "request-timeout", minimum: 1),
+        .seconds("GRACEFUL_STOP_TIMEOUT", sets: "graceful-stop-timeout", minimum: 0, note: "0 cancels in-flight requests at once"),
+        .seconds("READ_REQUEST_TIMEOUT", sets: "read-request-timeout", minimum: 1),
+        .seconds("WRITE_RESPONSE_TIMEOUT", sets: "write-response-timeout", minimum: 1),
+        .seconds("KEEP_ALIVE_TIMEOUT", sets: "keep-alive-timeout", minimum: 0, note: "0 turns keep-alive off"),
+        .seconds("CLIENT_KEEP_ALIVE_TIMEOUT", sets: "client-keep-alive-timeout", minimum: 0, note: "0 opens a connection per download"),
         .converted("DOWNLOAD_TIMEOUT", .number, sets: ["upstream-timeout"], note: "seconds") { configuration, value throws(SettingError.Reason) in
             guard case let .number(seconds) = value, seconds > 0, seconds <= 3600 else { throw .outOfRange("above 0, at most 3600 seconds") }
             configuration.upstreamTimeout = .seconds(seconds)
@@ -33,8 +45,16 @@ extension ImgproxySettings {
             configuration.concurrentProcessing = workers
             return nil
         },
-        pending("REQUESTS_QUEUE_SIZE", "a queue bound answering 429"),
-        pending("MAX_CLIENTS", "a connection limit"),
+        .converted("REQUESTS_QUEUE_SIZE", .whole, sets: ["requests-queue-size"], note: "requests waiting beyond the workers, then 429; imgproxy's 0 (no limit) keeps --max-queue") {
+            configuration, value throws(SettingError.Reason) in
+            guard case let .whole(size) = value, size >= 0 else { throw .invalid("expected 0 or more requests") }
+            guard size > 0 else {
+                return "IMGPROXY_REQUESTS_QUEUE_SIZE=0 means no queue limit in imgproxy; imagery-server keeps --max-queue's \(configuration.maximumQueue) requests in flight (then 503)"
+            }
+            try ServerSettings.setting(named: "requests-queue-size").apply(&configuration, value)
+            return nil
+        },
+        .same("MAX_CLIENTS", "max-clients"),
         .converted("TTL", .whole, sets: ["cache-control"], note: "seconds of max-age; 0 sends no-cache") { configuration, value throws(SettingError.Reason) in
             guard case let .whole(seconds) = value, seconds >= 0 else { throw .outOfRange("0 or more seconds") }
             configuration.cacheControl = seconds == 0 ? "no-cache" : "max-age=\(seconds), public"
@@ -42,8 +62,11 @@ extension ImgproxySettings {
         },
         .same("CACHE_CONTROL_PASSTHROUGH", "cache-control-passthrough"),
         .same("SET_CANONICAL_HEADER", "set-canonical-header"),
-        pending("SO_REUSEPORT", "SO_REUSEPORT"),
-        pending("PATH_PREFIX", "a path prefix"),
+        .refused(
+            "SO_REUSEPORT", why: "Hummingbird's listener sets SO_REUSEADDR only (its server configuration has no SO_REUSEPORT, and the socket is bound inside it), so processes cannot share a port",
+            instead: "one port per instance behind a load balancer (deploy/nginx)"
+        ),
+        .same("PATH_PREFIX", "path-prefix"),
         .converted("USER_AGENT", .text, sets: ["user-agent"], note: "%current_version is this server's version") { configuration, value throws(SettingError.Reason) in
             guard case let .text(agent) = value else { throw .invalid("expected text") }
             let expanded = agent.replacingOccurrences(of: "%current_version", with: ServerVersion.current)

@@ -34,12 +34,12 @@ extension ImgproxySettings {
     /// The settings that pull an environment from elsewhere before the server reads it.
     static let environment: [ImgproxySetting] = [
         .converted("ENV_LOCAL_FILE_PATH", .text, sets: [], note: "a KEY=VALUE file read before the environment, its values over the process's") { _, _ throws(SettingError.Reason) in nil },
-        pending("ENV_AWS_SECRET_ID", "reading settings from AWS Secrets Manager"),
-        pending("ENV_AWS_SECRET_VERSION_ID", "reading settings from AWS Secrets Manager"),
-        pending("ENV_AWS_SECRET_VERSION_STAGE", "reading settings from AWS Secrets Manager"),
-        pending("ENV_AWS_SECRET_REGION", "reading settings from AWS Secrets Manager"),
-        pending("ENV_AWS_SSM_PARAMETERS_PATH", "reading settings from AWS Systems Manager"),
-        pending("ENV_AWS_SSM_PARAMETERS_REGION", "reading settings from AWS Systems Manager"),
+        .converted("ENV_AWS_SECRET_ID", .text, sets: [], note: "an AWS Secrets Manager secret of KEY=VALUE lines, read before the environment, its values over the process's") { _, _ throws(SettingError.Reason) in nil },
+        .converted("ENV_AWS_SECRET_VERSION_ID", .text, sets: [], note: "the secret's version") { _, _ throws(SettingError.Reason) in nil },
+        .converted("ENV_AWS_SECRET_VERSION_STAGE", .text, sets: [], note: "the secret's stage, unless a version is given") { _, _ throws(SettingError.Reason) in nil },
+        .converted("ENV_AWS_SECRET_REGION", .text, sets: [], note: "the secret's region (else AWS_REGION, else us-west-1)") { _, _ throws(SettingError.Reason) in nil },
+        .converted("ENV_AWS_SSM_PARAMETERS_PATH", .text, sets: [], note: "every AWS Systems Manager parameter under the path, read after the secret, over it") { _, _ throws(SettingError.Reason) in nil },
+        .converted("ENV_AWS_SSM_PARAMETERS_REGION", .text, sets: [], note: "the parameters' region (else AWS_REGION, else us-west-1)") { _, _ throws(SettingError.Reason) in nil },
         .refused("ENV_GCP_SECRET_ID", why: "Google Cloud Secret Manager is not read", instead: "IMGPROXY_ENV_LOCAL_FILE_PATH, or the secret mounted as variables", accepting: nil),
         .refused("ENV_GCP_SECRET_VERSION_ID", why: "Google Cloud Secret Manager is not read", instead: "IMGPROXY_ENV_LOCAL_FILE_PATH, or the secret mounted as variables", accepting: nil),
         .refused("ENV_GCP_SECRET_PROJECT_ID", why: "Google Cloud Secret Manager is not read", instead: "IMGPROXY_ENV_LOCAL_FILE_PATH, or the secret mounted as variables", accepting: nil),
