@@ -127,7 +127,7 @@ extension ServerTests {
         defer { origin.stop() }
         let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
         let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
-        let clock = ManualClock(seconds: 1_000_000)
+        let clock = SecondsClock(seconds: 1_000_000)
         let server = try await ServerHarness.start {
             $0.allowLoopbackSources = true
             $0.keyHex = key
@@ -170,7 +170,7 @@ extension ServerTests {
     func expiringImageURL() async throws {
         let origin = try Self.origin()
         defer { origin.stop() }
-        let clock = ManualClock(seconds: 2_000_000)
+        let clock = SecondsClock(seconds: 2_000_000)
         let server = try await ServerHarness.start {
             $0.allowLoopbackSources = true
             $0.clock = { clock.seconds }
@@ -193,8 +193,9 @@ extension ServerTests {
     }
 }
 
-/// A clock a test sets by hand.
-final class ManualClock: Sendable {
+/// The server's wall clock in whole seconds (``ServerConfiguration/clock``), set by hand; not
+/// ImageryTestSupport's `ManualClock`, which is a `Clock` that sleeps.
+final class SecondsClock: Sendable {
     private let storage: Mutex<Int>
     init(seconds: Int) { storage = Mutex(seconds) }
     var seconds: Int {
