@@ -91,7 +91,7 @@ package struct ServerApplication: Sendable {
             preflight: preflight,
             renderer: ImageRenderer(
                 pipeline: pipeline, negotiation: configuration.negotiation, avifSpeed: configuration.avifSpeed,
-                headers: configuration.headerPolicy, now: configuration.clock, timeout: configuration.processingTimeout, logger: logger
+                headers: configuration.headerPolicy, now: configuration.clock, logger: logger
             ),
             tiers: tiers,
             negotiation: configuration.negotiation,

@@ -24,10 +24,6 @@ struct ServerHarness {
         // that can take longer than the 20 s default, and a request longer than the 30 s one.
         configuration.upstreamTimeout = .seconds(300)
         configuration.requestTimeout = .seconds(300)
-        // The same for --processing-timeout (60 s by default): in a full run on two cores a
-        // request's decode can wait behind a minute and more of other suites' work, and these
-        // tests assert answers, not timings. Its own tests set it.
-        configuration.processingTimeout = .seconds(300)
         configure(&configuration)
         try await configuration.loadImages()
         let logger = logger ?? {

@@ -18,7 +18,7 @@ struct ServerSettingsTests {
         "max-redirects": ("3", "3"), "user-agent": ("test-agent/1", "test-agent/1"), "max-source-pixels": ("1000000", "1000000"),
         "max-animation-frames": ("12", "12"), "max-animation-frame-pixels": ("400000", "400000"),
         "concurrency": ("3", "3"), "concurrent-downloads": ("5", "5"), "max-decoding-pixels": ("123456", "123456"),
-        "draft-headroom": ("2", "2"), "max-queue": ("7", "7"), "processing-timeout": ("12.5", "12.5"), "quality": ("55", "55"),
+        "draft-headroom": ("2", "2"), "max-queue": ("7", "7"), "quality": ("55", "55"),
         "auto-avif": ("false", "false"), "auto-webp": ("false", "false"), "enforce-avif": ("true", "true"), "enforce-webp": ("true", "true"), "avif-speed": ("6", "6"), "cache-control": ("no-cache", "no-cache"),
         "error-cache-control": ("no-store", "no-store"), "response-cache-bytes": ("1024", "1024"), "image-cache-bytes": ("2048", "2048"),
         "cache-dir": ("/tmp/imagery-settings-test", "/tmp/imagery-settings-test"), "cache-lock-timeout": ("3", "3"), "log-level": ("debug", "debug"),

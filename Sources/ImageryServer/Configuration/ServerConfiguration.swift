@@ -195,10 +195,6 @@ package struct ServerConfiguration: Sendable {
     /// Image requests in flight (running or queued) before new ones get 503. Default: 256. A
     /// waiting request holds no source: downloads wait while fetched sources wait for a decode.
     package var maximumQueue = 256
-    /// How long a request may take to get its image, download, decode, processing and the waits
-    /// for room included, before it gets 503: a request queued behind large work gives up
-    /// rather than waiting without end. Encoding is not cut short. Default: 60 s.
-    package var processingTimeout: Duration = .seconds(60)
     /// Image requests that may wait beyond the ``concurrentProcessing`` ones being worked on
     /// before new ones get 429 (imgproxy's `IMGPROXY_REQUESTS_QUEUE_SIZE`); 0 (the default)
     /// leaves the bound to ``maximumQueue``.

@@ -10,6 +10,5 @@ extension ServerSettings {
         .whole("max-result-dimension", "The largest side of a result, in pixels: a larger result is scaled down to fit (0: no limit).", \.maximumResultDimension, in: 0...1_000_000, imgproxy: "IMGPROXY_MAX_RESULT_DIMENSION").changing(.bytes),
         .whole("max-queue", "Image requests in flight (running or waiting) before new ones get 503.", \.maximumQueue, in: 1...1_000_000).changing(.nothingStored),
         .whole("requests-queue-size", "Image requests that may wait beyond the --concurrency being processed before new ones get 429, in place of --max-queue; 0 leaves the bound to --max-queue.", \.requestsQueueSize, in: 0...1_000_000, imgproxy: "IMGPROXY_REQUESTS_QUEUE_SIZE (0: no limit)").changing(.nothingStored),
-        .seconds("processing-timeout", "Seconds a request may take to get its image (download, decode and processing, waits included) before it gets 503; its encode is not cut short.", \.processingTimeout, in: 0.1...3600).changing(.nothingStored),
     ]
 }

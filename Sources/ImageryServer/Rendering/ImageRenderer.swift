@@ -11,8 +11,7 @@ import NIOCore
 /// by frame, as its stream is read), and tags it.
 ///
 /// The image stays charged to the pipeline's pixel budget until it is encoded, so new decodes
-/// wait for the encoder rather than piling images up in front of it; a request that has no
-/// image after ``timeout`` (waiting for room included) gets 503.
+/// wait for the encoder rather than piling images up in front of it.
 struct ImageRenderer: Sendable {
     let pipeline: ImagePipeline
     let negotiation: FormatNegotiation
@@ -21,9 +20,6 @@ struct ImageRenderer: Sendable {
     let headers: ResponseHeaderPolicy
     /// Seconds since 1970: when an answer is made.
     let now: @Sendable () -> Int
-    /// How long a request may take to get its image: download, decode and processing, and the
-    /// waits for each.
-    var timeout: Duration = .seconds(60)
     let logger: Logger
 
     func render(_ plan: ImgproxyPlan, accepted: AcceptedFormats) async throws(ServerError) -> CachedResponse {
@@ -102,32 +98,16 @@ struct ImageRenderer: Sendable {
         )
     }
 
-    /// The image for `request`, held (see ``ImagePipeline/heldResponse(for:)``), or 503 once
-    /// ``timeout`` has passed: the request then leaves the pipeline, whose work for it stops
-    /// unless another request shares it.
+    /// The image for `request`, held (see ``ImagePipeline/heldResponse(for:)``). A request
+    /// that waits too long is cut short by `--request-timeout` (``RequestDeadline``), which
+    /// cancels this: the request leaves the pipeline, whose work for it stops unless another
+    /// request shares it.
     private func load(_ request: ImageRequest) async throws(ServerError) -> (ImageResponse, PixelHold?) {
-        let (pipeline, timeout) = (pipeline, timeout)
-        let first = await withTaskGroup(of: Result<(ImageResponse, PixelHold?), ServerError>?.self) { group in
-            group.addTask {
-                do throws(ImagePipelineError) {
-                    return .success(try await pipeline.heldResponse(for: request))
-                } catch {
-                    return .failure(ServerError(error))
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            // A result the group drops after this (the loser of the race) lets its hold go.
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        do {
+            return try await pipeline.heldResponse(for: request)
+        } catch {
+            throw ServerError(error)
         }
-        guard let first else {
-            throw ServerError(status: .serviceUnavailable, message: "no image within \(ServerSetting.number(timeout.seconds)) s, retry later", retryAfter: 1)
-        }
-        return try first.get()
     }
 
     /// A response of `bytes`, its ETag their digest, with the freshness of a source that said `source`.
