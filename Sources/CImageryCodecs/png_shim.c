@@ -169,31 +169,81 @@ ImgStatus img_png_finish(ImgPngDecoder *decoder) {
 const char *img_png_message(const ImgPngDecoder *decoder) { return decoder ? decoder->message : ""; }
 int img_png_warning_count(const ImgPngDecoder *decoder) { return decoder ? decoder->warnings : 0; }
 
-ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
+/// The growing buffer an encode writes into.
+struct png_output {
+    uint8_t *data;
+    size_t length;
+    size_t capacity;
+};
+
+static void png_write_to_output(png_structp png, png_bytep bytes, png_size_t length) {
+    struct png_output *output = (struct png_output *)png_get_io_ptr(png);
+    if (length > SIZE_MAX - output->length) png_error(png, "output too large");
+    if (output->length + length > output->capacity) {
+        size_t capacity = output->capacity ? output->capacity : 65536;
+        while (capacity < output->length + length) {
+            if (capacity > SIZE_MAX / 2) png_error(png, "output too large");
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(output->data, capacity);
+        if (!grown) png_error(png, "out of memory");
+        output->data = grown;
+        output->capacity = capacity;
+    }
+    memcpy(output->data + output->length, bytes, length);
+    output->length += length;
+}
+
+static void png_flush_nothing(png_structp png) { (void)png; }
+
+struct png_encode_context {
+    jmp_buf jump;
+    char *message;
+    size_t message_capacity;
+};
+
+static void on_png_encode_error(png_structp png, png_const_charp text) {
+    struct png_encode_context *context = (struct png_encode_context *)png_get_error_ptr(png);
+    if (context->message && context->message_capacity) snprintf(context->message, context->message_capacity, "%s", text);
+    longjmp(context->jump, 1);
+}
+
+static void on_png_encode_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
+
+ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int interlaced,
                          uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
     if (!pixels || !width || !height || !out || !out_length || (channels != 3 && channels != 4)) return IMG_ERR_USAGE;
-    if (stride % (size_t)channels != 0) return IMG_ERR_USAGE;
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = width;
-    image.height = height;
-    image.format = PNG_FORMAT_FLAG_COLOR | (channels == 4 ? PNG_FORMAT_FLAG_ALPHA : 0);
-    // The simplified API counts the stride in components, which for 8-bit data are bytes.
-    png_int_32 row_stride = (png_int_32)stride;
-    // Deflate's worst case grows data by well under 1%; the simplified API reports if it was not enough.
-    size_t capacity = (size_t)height * ((size_t)width * (size_t)channels + 1);
-    capacity += capacity / 64 + 4096;
-    uint8_t *buffer = malloc(capacity);
-    if (!buffer) return IMG_ERR_OUT_OF_MEMORY;
-    png_alloc_size_t size = capacity;
-    if (!png_image_write_to_memory(&image, buffer, &size, 0, pixels, row_stride, NULL)) {
-        if (message && message_capacity) snprintf(message, message_capacity, "%s", image.message);
-        png_image_free(&image);
-        free(buffer);
+    if (stride < (size_t)width * (size_t)channels) return IMG_ERR_USAGE;
+    struct png_encode_context context = {.message = message, .message_capacity = message_capacity};
+    // Written through a pointer by the write callback, so its fields are in memory, not in
+    // registers a longjmp would restore.
+    struct png_output output = {0};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_png_encode_error, on_png_encode_warning);
+    if (!png) return IMG_ERR_OUT_OF_MEMORY;
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        return IMG_ERR_OUT_OF_MEMORY;
+    }
+    if (setjmp(context.jump)) {
+        png_destroy_write_struct(&png, &info);
+        free(output.data);
         return IMG_ERR_CORRUPT;
     }
-    *out = buffer;
-    *out_length = size;
+    png_set_write_fn(png, &output, png_write_to_output, png_flush_nothing);
+    png_set_IHDR(png, info, width, height, 8, channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
+                 interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    // The pixels are sRGB: said as libpng's simplified writer says it.
+    png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    png_write_info(png, info);
+    // Adam7 writes every row once per pass; libpng keeps the rows each pass needs.
+    int passes = png_set_interlace_handling(png);
+    for (int pass = 0; pass < passes; pass++) {
+        for (uint32_t y = 0; y < height; y++) png_write_row(png, pixels + (size_t)y * stride);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    *out = output.data;
+    *out_length = output.length;
     return IMG_OK;
 }
