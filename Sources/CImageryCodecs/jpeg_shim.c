@@ -236,7 +236,7 @@ static void on_encode_error(j_common_ptr cinfo) {
 
 static void on_encode_message(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
 
-ImgStatus img_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
+ImgStatus img_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality, int progressive,
                           uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
     if (!rgba || width <= 0 || height <= 0 || !out || !out_length) return IMG_ERR_USAGE;
     struct jpeg_compress_struct cinfo;
@@ -260,6 +260,7 @@ ImgStatus img_jpeg_encode(const uint8_t *rgba, int width, int height, size_t str
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
     cinfo.optimize_coding = TRUE;
+    if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
     while (cinfo.next_scanline < cinfo.image_height) {
         JSAMPROW row = (JSAMPROW)(rgba + (size_t)cinfo.next_scanline * stride);

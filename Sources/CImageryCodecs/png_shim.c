@@ -169,98 +169,103 @@ ImgStatus img_png_finish(ImgPngDecoder *decoder) {
 const char *img_png_message(const ImgPngDecoder *decoder) { return decoder ? decoder->message : ""; }
 int img_png_warning_count(const ImgPngDecoder *decoder) { return decoder ? decoder->warnings : 0; }
 
-ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
-                         uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
-    if (!pixels || !width || !height || !out || !out_length || (channels != 3 && channels != 4)) return IMG_ERR_USAGE;
-    if (stride % (size_t)channels != 0) return IMG_ERR_USAGE;
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = width;
-    image.height = height;
-    image.format = PNG_FORMAT_FLAG_COLOR | (channels == 4 ? PNG_FORMAT_FLAG_ALPHA : 0);
-    // The simplified API counts the stride in components, which for 8-bit data are bytes.
-    png_int_32 row_stride = (png_int_32)stride;
-    // Deflate's worst case grows data by well under 1%; the simplified API reports if it was not enough.
-    size_t capacity = (size_t)height * ((size_t)width * (size_t)channels + 1);
-    capacity += capacity / 64 + 4096;
-    uint8_t *buffer = malloc(capacity);
-    if (!buffer) return IMG_ERR_OUT_OF_MEMORY;
-    png_alloc_size_t size = capacity;
-    if (!png_image_write_to_memory(&image, buffer, &size, 0, pixels, row_stride, NULL)) {
-        if (message && message_capacity) snprintf(message, message_capacity, "%s", image.message);
-        png_image_free(&image);
-        free(buffer);
-        return IMG_ERR_CORRUPT;
-    }
-    *out = buffer;
-    *out_length = size;
-    return IMG_OK;
-}
-
-struct png_memory_writer {
-    uint8_t *buffer;
-    size_t capacity;
+/// The growing buffer an encode writes into.
+/// The buffer an encode writes into: allocated at deflate's worst case for the image up front,
+/// of which only the pages written become resident, and grown only if that is not enough.
+struct png_output {
+    uint8_t *data;
     size_t length;
-    jmp_buf jump;
-    char message[256];
+    size_t capacity;
 };
 
-static void on_png_write_error(png_structp png, png_const_charp text) {
-    struct png_memory_writer *writer = (struct png_memory_writer *)png_get_error_ptr(png);
-    snprintf(writer->message, sizeof writer->message, "%s", text);
-    longjmp(writer->jump, 1);
+static void png_write_to_output(png_structp png, png_bytep bytes, png_size_t length) {
+    struct png_output *output = (struct png_output *)png_get_io_ptr(png);
+    if (length > SIZE_MAX - output->length) png_error(png, "output too large");
+    if (output->length + length > output->capacity) {
+        size_t capacity = output->capacity;
+        while (capacity < output->length + length) {
+            if (capacity > SIZE_MAX / 2) png_error(png, "output too large");
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(output->data, capacity);
+        if (!grown) png_error(png, "out of memory");
+        output->data = grown;
+        output->capacity = capacity;
+    }
+    memcpy(output->data + output->length, bytes, length);
+    output->length += length;
 }
 
-static void on_png_write_warning(png_structp png, png_const_charp text) {
-    (void)png;
-    (void)text;
+static void png_flush_nothing(png_structp png) { (void)png; }
+
+struct png_encode_context {
+    jmp_buf jump;
+    char *message;
+    size_t message_capacity;
+};
+
+static void on_png_encode_error(png_structp png, png_const_charp text) {
+    struct png_encode_context *context = (struct png_encode_context *)png_get_error_ptr(png);
+    if (context->message && context->message_capacity) snprintf(context->message, context->message_capacity, "%s", text);
+    longjmp(context->jump, 1);
 }
 
-static void on_png_write(png_structp png, png_bytep data, size_t count) {
-    struct png_memory_writer *writer = (struct png_memory_writer *)png_get_io_ptr(png);
-    if (count > writer->capacity - writer->length) png_error(png, "Memory image too large for buffer");
-    memcpy(writer->buffer + writer->length, data, count);
-    writer->length += count;
-}
+static void on_png_encode_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
 
-static void on_png_flush(png_structp png) { (void)png; }
-
-ImgStatus img_png_encode_dropping_alpha(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
-                                        uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
-    if (!rgba || !width || !height || !out || !out_length || stride < (size_t)width * 4) return IMG_ERR_USAGE;
-    // The same bound as img_png_encode's: only the pages written become resident.
-    size_t capacity = (size_t)height * ((size_t)width * 3 + 1);
-    capacity += capacity / 64 + 4096;
-    struct png_memory_writer writer;
-    memset(&writer, 0, sizeof writer);
-    writer.buffer = malloc(capacity);
-    if (!writer.buffer) return IMG_ERR_OUT_OF_MEMORY;
-    writer.capacity = capacity;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &writer, on_png_write_error, on_png_write_warning);
+/// Writes `height` rows of `in_channels` bytes a pixel as 8-bit RGB or RGBA (`out_channels`);
+/// 4 in and 3 out drops each pixel's fourth byte as libpng writes the row (png_set_filler), so
+/// no RGB copy of the image is made. Adam7 when `interlaced`.
+static ImgStatus png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int in_channels,
+                            int out_channels, int interlaced, uint8_t **out, size_t *out_length, char *message,
+                            size_t message_capacity) {
+    if (!pixels || !width || !height || !out || !out_length) return IMG_ERR_USAGE;
+    if (stride < (size_t)width * (size_t)in_channels) return IMG_ERR_USAGE;
+    struct png_encode_context context = {.message = message, .message_capacity = message_capacity};
+    // Written through a pointer by the write callback, so its fields are in memory, not in
+    // registers a longjmp would restore.
+    struct png_output output = {0};
+    output.capacity = (size_t)height * ((size_t)width * (size_t)out_channels + 1);
+    output.capacity += output.capacity / 64 + 4096;
+    output.data = malloc(output.capacity);
+    if (!output.data) return IMG_ERR_OUT_OF_MEMORY;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_png_encode_error, on_png_encode_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
         png_destroy_write_struct(&png, &info);
-        free(writer.buffer);
+        free(output.data);
         return IMG_ERR_OUT_OF_MEMORY;
     }
-    if (setjmp(writer.jump)) {
-        if (message && message_capacity) snprintf(message, message_capacity, "%s", writer.message);
+    if (setjmp(context.jump)) {
         png_destroy_write_struct(&png, &info);
-        free(writer.buffer);
+        free(output.data);
         return IMG_ERR_CORRUPT;
     }
-    png_set_write_fn(png, &writer, on_png_write, on_png_flush);
-    // What png_image_write_to_memory sets for 8-bit sRGB colour without alpha.
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE,
-                 PNG_FILTER_TYPE_BASE);
+    png_set_write_fn(png, &output, png_write_to_output, png_flush_nothing);
+    png_set_IHDR(png, info, width, height, 8, out_channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
+                 interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    // The pixels are sRGB: said as libpng's simplified writer says it.
     png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     png_write_info(png, info);
-    png_set_filler(png, 0, PNG_FILLER_AFTER);
-    for (uint32_t y = 0; y < height; y++) png_write_row(png, rgba + (size_t)y * stride);
+    if (in_channels == 4 && out_channels == 3) png_set_filler(png, 0, PNG_FILLER_AFTER);
+    // Adam7 writes every row once per pass; libpng keeps the rows each pass needs.
+    int passes = png_set_interlace_handling(png);
+    for (int pass = 0; pass < passes; pass++) {
+        for (uint32_t y = 0; y < height; y++) png_write_row(png, pixels + (size_t)y * stride);
+    }
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
-    *out = writer.buffer;
-    *out_length = writer.length;
+    *out = output.data;
+    *out_length = output.length;
     return IMG_OK;
+}
+
+ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int interlaced,
+                         uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
+    if (channels != 3 && channels != 4) return IMG_ERR_USAGE;
+    return png_encode(pixels, width, height, stride, channels, channels, interlaced, out, out_length, message, message_capacity);
+}
+
+ImgStatus img_png_encode_dropping_alpha(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int interlaced,
+                                        uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
+    return png_encode(rgba, width, height, stride, 4, 3, interlaced, out, out_length, message, message_capacity);
 }

@@ -49,7 +49,7 @@ package struct ServerApplication: Sendable {
         self.address = try configuration.bindAddress()
         let digest = ServerSettings.settingsDigest(of: configuration)
         _ = try configuration.s3()
-        let serverMetrics = ServerMetrics(registry: metrics)
+        let serverMetrics = ServerMetrics(registry: metrics, namespace: configuration.prometheusNamespace)
         self.metrics = serverMetrics
         let writes = BackgroundWrites()
         self.writes = writes
@@ -90,7 +90,7 @@ package struct ServerApplication: Sendable {
         var images = ImageEndpoint(
             preflight: preflight,
             renderer: ImageRenderer(
-                pipeline: pipeline, negotiation: configuration.negotiation, avifSpeed: configuration.avifSpeed,
+                pipeline: pipeline, negotiation: configuration.negotiation, encoding: configuration.encoding,
                 headers: configuration.headerPolicy, now: configuration.clock, logger: logger
             ),
             tiers: tiers,

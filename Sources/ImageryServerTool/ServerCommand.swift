@@ -40,13 +40,14 @@ enum ServerCommand {
             configuration.localRoot = gallery
         }
 
-        LoggingSystem.bootstrap(ServerLogHandler.init)
+        let format = configuration.logFormat
+        LoggingSystem.bootstrap { ServerLogHandler(label: $0, format: format) }
         var logger = Logger(label: "imagery.server")
         logger.logLevel = configuration.logLevel
         for warning in loaded.warnings { logger.warning("\(warning)") }
         // Before the pipeline exists: its counters are made when it is.
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        MetricsSystem.bootstrap(ServerMetrics.metricsFactory(registry: registry, namespace: configuration.prometheusNamespace))
         let server: ServerApplication
         do throws(ServerSetupError) {
             try await configuration.loadImages()

@@ -171,7 +171,7 @@ import Testing
             var message = [CChar](repeating: 0, count: 256)
             let status = rgb.withUnsafeBufferPointer { pixels in
                 message.withUnsafeMutableBufferPointer {
-                    img_png_encode(pixels.baseAddress, UInt32(opaque.width), UInt32(opaque.height), opaque.width * 3, 3, &out, &length, $0.baseAddress, $0.count)
+                    img_png_encode(pixels.baseAddress, UInt32(opaque.width), UInt32(opaque.height), opaque.width * 3, 3, 0, &out, &length, $0.baseAddress, $0.count)
                 }
             }
             defer { img_free(out) }

@@ -127,8 +127,9 @@ ImgStatus img_jpeg_progressive_render(ImgJpegProgressive *p, uint8_t *buffer, si
 /// The error, or else the first warning.
 const char *img_jpeg_progressive_message(const ImgJpegProgressive *p);
 
-/// Encodes RGBA (alpha ignored) as baseline JPEG. `*out` is malloc'd: release it with img_free.
-ImgStatus img_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
+/// Encodes RGBA (alpha ignored) as baseline JPEG, or progressive when `progressive` is non-zero
+/// (libjpeg's simple progression). `*out` is malloc'd: release it with img_free.
+ImgStatus img_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality, int progressive,
                           uint8_t **out, size_t *out_length, char *message, size_t message_capacity);
 
 typedef struct {
@@ -162,14 +163,15 @@ ImgStatus img_png_finish(ImgPngDecoder *decoder);
 const char *img_png_message(const ImgPngDecoder *decoder);
 int img_png_warning_count(const ImgPngDecoder *decoder);
 
-/// Encodes 8-bit RGBA (`channels` 4) or RGB (`channels` 3). `*out` is malloc'd: release it with img_free.
-ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
+/// Encodes 8-bit RGBA (`channels` 4) or RGB (`channels` 3), Adam7-interlaced when `interlaced`
+/// is non-zero. `*out` is malloc'd: release it with img_free.
+ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int interlaced,
                          uint8_t **out, size_t *out_length, char *message, size_t message_capacity);
 
 /// Encodes 8-bit RGBA rows as an RGB PNG, libpng dropping each pixel's fourth byte as it writes
 /// the row (png_set_filler), so no RGB copy of the image is made: the bytes img_png_encode writes
-/// for the same pixels as RGB (the simplified API's settings and sRGB chunk). `*out` as above.
-ImgStatus img_png_encode_dropping_alpha(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
+/// for the same pixels as RGB. Adam7-interlaced when `interlaced` is non-zero. `*out` as above.
+ImgStatus img_png_encode_dropping_alpha(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int interlaced,
                                         uint8_t **out, size_t *out_length, char *message, size_t message_capacity);
 
 void img_free(void *pointer);

@@ -6,7 +6,9 @@ import Imagery
 /// with package traits WebP (`WebP`), AVIF (`AVIF`, through libavif and aom; see the AVIF
 /// article for how `quality` maps to its quantizers) and TIFF (`TIFF`, through libtiff,
 /// lossless: LZW by default, see ``tiffCompression``). GIF and WebP also write animations
-/// (``encode(_:)-(AnimatedImage)``).
+/// (``encode(_:)-(AnimatedImage)``). JPEG may be progressive (``jpegProgressive``), PNG
+/// interlaced (``pngInterlaced``), and a lossy WebP still tuned (``webpEffort``,
+/// ``webpPreset``).
 ///
 /// JPEG has no alpha, so transparent images are flattened over ``background`` first.
 ///
@@ -47,6 +49,37 @@ public struct ImageEncoder: ImageEncoding {
     /// encoder.tiffCompression = .deflate   // smaller files, slower to write
     /// ```
     public var tiffCompression: TIFFCompression = .lzw
+    /// Progressive JPEG (libjpeg's simple progression): a browser shows a coarse whole image
+    /// first and sharpens it as the rest arrives, and the file is usually a little smaller, at
+    /// more time to encode and decode. Ignored by other formats. Default `false`, baseline.
+    ///
+    /// ```swift
+    /// var encoder = try ImageEncoder(format: .jpeg, quality: 80)
+    /// encoder.jpegProgressive = true
+    /// ```
+    public var jpegProgressive = false
+    /// Adam7-interlaced PNG: a browser shows the whole image coarsely after the first pass,
+    /// at the cost of a larger file. Ignored by other formats. Default `false`.
+    ///
+    /// ```swift
+    /// var encoder = try ImageEncoder(format: .png)
+    /// encoder.pngInterlaced = true
+    /// ```
+    public var pngInterlaced = false
+    /// libwebp's effort for a lossy still (its `method`), 0 (fastest) to 6 (smallest files);
+    /// clamped to that range. Ignored by other formats, by lossless WebP and by animations,
+    /// which keep libwebp's defaults. Default 4, libwebp's own.
+    ///
+    /// ```swift
+    /// var encoder = try ImageEncoder(format: .webp, quality: 80)
+    /// encoder.webpEffort = 6   // smaller files, more time
+    /// ```
+    public var webpEffort = 4 {
+        didSet { webpEffort = min(6, max(0, webpEffort)) }
+    }
+    /// What a lossy WebP still is tuned for (see ``WebPPreset``). Ignored where ``webpEffort``
+    /// is. Default ``WebPPreset/default``.
+    public var webpPreset = WebPPreset.default
 
     /// - Throws: `ImageError.unsupportedFormat` if this build cannot write `format`.
     public init(format: ImageFormat, quality: Int = 85, lossless: Bool = false, background: RGBA = .white) throws(ImageError) {
@@ -91,7 +124,7 @@ public struct ImageEncoder: ImageEncoding {
             return try ICOEncoder.encode(bitmap) { image throws(ImageError) in try encodePNG(image.withStraightAlpha()) }
         #if WebP
         case .webp:
-            return try WebPEncoder.encode(bitmap.withStraightAlpha(), quality: quality, lossless: lossless)
+            return try WebPEncoder.encode(bitmap.withStraightAlpha(), quality: quality, lossless: lossless, effort: webpEffort, preset: webpPreset)
         #endif
         #if AVIF
         case .avif:
@@ -147,7 +180,7 @@ public struct ImageEncoder: ImageEncoding {
         try Self.collect(.jpeg) { out, length, message, capacity in
             bitmap.pixels.withUnsafeBufferPointer {
                 img_jpeg_encode($0.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.bytesPerRow,
-                                Int32(quality), out, length, message, capacity)
+                                Int32(quality), jpegProgressive ? 1 : 0, out, length, message, capacity)
             }
         }
     }
@@ -159,14 +192,14 @@ public struct ImageEncoder: ImageEncoding {
             return try Self.collect(.png) { out, length, message, capacity in
                 bitmap.pixels.withUnsafeBufferPointer {
                     img_png_encode_dropping_alpha($0.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
-                                                  out, length, message, capacity)
+                                                  pngInterlaced ? 1 : 0, out, length, message, capacity)
                 }
             }
         }
         return try Self.collect(.png) { out, length, message, capacity in
             bitmap.pixels.withUnsafeBufferPointer {
                 img_png_encode($0.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.bytesPerRow,
-                               4, out, length, message, capacity)
+                               4, pngInterlaced ? 1 : 0, out, length, message, capacity)
             }
         }
     }

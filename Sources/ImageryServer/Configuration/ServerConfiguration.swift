@@ -221,8 +221,9 @@ package struct ServerConfiguration: Sendable {
     package var enableClientHints = false
     /// How `Accept` chooses the format (`--auto-avif`, `--auto-webp`, `--enforce-avif`, `--enforce-webp`).
     package var negotiation = FormatNegotiation(writable: ImageEncoder.supportedFormats)
-    /// aom's speed for AVIF responses (`--avif-speed`).
-    package var avifSpeed = 9
+    /// How responses' encoders are tuned (`--avif-speed`, `--jpeg-progressive`,
+    /// `--png-interlaced`, `--webp-effort`, `--webp-preset`).
+    var encoding = EncoderSettings()
     /// Whether responses are attachments by default (`Content-Disposition: attachment`); a URL's
     /// `return_attachment` says otherwise. Default: `false`, `inline`.
     package var returnAttachment = false
@@ -323,6 +324,11 @@ package struct ServerConfiguration: Sendable {
 
     /// The lowest level logged. Each request logs one line at `debug`. Default: `info`.
     package var logLevel = Logger.Level.info
+    /// How log lines are written (``LogFormat``). Default: `pretty`, as in imgproxy.
+    package var logFormat = LogFormat.pretty
+    /// Put before every `/metrics` series' name, with `_` (`edge` makes
+    /// `edge_imagery_downloads_total`). Default: none.
+    package var prometheusNamespace = ""
     /// Whether a source that fails to download is logged at `warning` (with its host) rather
     /// than `debug`. Default: `true`, as in imgproxy.
     package var reportDownloadingErrors = true

@@ -13,6 +13,26 @@ extension ServerSettings {
             }
             configuration.logLevel = level
         }.changing(.nothingStored),
+        ServerSetting(
+            "log-format", .text, "How log lines are written: pretty (for people), structured (logfmt), json, or gcp (JSON for Google Cloud Logging).",
+            imgproxy: "IMGPROXY_LOG_FORMAT", show: { $0.logFormat.rawValue }
+        ) { configuration, value throws(SettingError.Reason) in
+            guard case let .text(name) = value, let format = LogFormat(rawValue: name.lowercased()) else {
+                throw .invalid("expected one of \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            configuration.logFormat = format
+        }.changing(.nothingStored),
+        ServerSetting(
+            "prometheus-namespace", .text, "Put before every /metrics series' name, with _ (edge: edge_imagery_downloads_total); empty for none.",
+            imgproxy: "IMGPROXY_PROMETHEUS_NAMESPACE", show: { $0.prometheusNamespace.isEmpty ? "none" : $0.prometheusNamespace }
+        ) { configuration, value throws(SettingError.Reason) in
+            guard case let .text(namespace) = value else { throw .invalid("expected a name") }
+            // Prometheus' metric names: a letter or _ first, then letters, digits and _.
+            let valid = namespace.isEmpty || (namespace.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
+                && namespace.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+            guard valid else { throw .invalid("must be letters, digits and _, not starting with a digit") }
+            configuration.prometheusNamespace = namespace
+        }.changing(.nothingStored),
         .flag("report-downloading-errors", "Log sources that fail to download at warning, with their host (false: at debug).", \.reportDownloadingErrors, imgproxy: "IMGPROXY_REPORT_DOWNLOADING_ERRORS").changing(.nothingStored),
         .flag("development-errors-mode", "Error bodies carry the detail the log has (which origin failed and how); for development only.", \.developmentErrorsMode, imgproxy: "IMGPROXY_DEVELOPMENT_ERRORS_MODE").changing(.nothingStored),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import Imagery
+import ImageryCodecs
 import ImageryImgproxy
 
 extension ServerSettings {
@@ -22,7 +23,17 @@ extension ServerSettings {
             }
             configuration.negotiation.preferredFormats = formats
         }.changing(.bytes),
-        .whole("avif-speed", "aom's speed for AVIF, 0 (smallest files) to 10 (fastest).", \.avifSpeed, in: 0...10, imgproxy: "IMGPROXY_AVIF_SPEED").changing(.bytes),
+        .whole("avif-speed", "aom's speed for AVIF, 0 (smallest files) to 10 (fastest).", \.encoding.avifSpeed, in: 0...10, imgproxy: "IMGPROXY_AVIF_SPEED").changing(.bytes),
+        .flag("jpeg-progressive", "Write progressive JPEGs: shown coarse first, sharpened as they arrive.", \.encoding.jpegProgressive, imgproxy: "IMGPROXY_JPEG_PROGRESSIVE").changing(.bytes),
+        .flag("png-interlaced", "Write Adam7-interlaced PNGs: shown coarse first, at a larger size.", \.encoding.pngInterlaced, imgproxy: "IMGPROXY_PNG_INTERLACED").changing(.bytes),
+        .whole("webp-effort", "libwebp's effort for lossy WebP, 1 (fastest) to 6 (smallest files).", \.encoding.webpEffort, in: 1...6, imgproxy: "IMGPROXY_WEBP_EFFORT").changing(.bytes),
+        ServerSetting("webp-preset", .text, "What lossy WebP is tuned for: default, photo, picture, drawing, icon or text.", imgproxy: "IMGPROXY_WEBP_PRESET", show: { $0.encoding.webpPreset.rawValue }) {
+            configuration, value throws(SettingError.Reason) in
+            guard case let .text(name) = value, let preset = WebPPreset(rawValue: name.lowercased()) else {
+                throw .invalid("expected one of \(WebPPreset.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            configuration.encoding.webpPreset = preset
+        }.changing(.bytes),
         .flag("enforce-webp", "Answer WebP to clients whose best is WebP even when the URL names another format.", \.negotiation.enforceWebP, imgproxy: "IMGPROXY_ENFORCE_WEBP").changing(.bytes),
         .flag("return-attachment", "Content-Disposition: attachment by default, so that browsers download rather than show (a URL's att says otherwise).", \.returnAttachment, imgproxy: "IMGPROXY_RETURN_ATTACHMENT").changing(.storedHeaders),
         .required("cache-control", "Cache-Control of images: a URL names its options and source, so its bytes never change.", \.cacheControl, imgproxy: "IMGPROXY_TTL, in seconds (max-age=N, public; no immutable)", check: headerValue).changing(.storedHeaders),

@@ -7,7 +7,7 @@ import Imagery
 /// (`imagery_downloads_total`, `imagery_decodes_total`, hits, coalesced …) reach the same
 /// registry through swift-metrics when the process bootstraps `PrometheusMetricsFactory` with it,
 /// as the `imagery-server` executable does.
-final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let latency: DurationHistogram
     private let inFlight: Gauge
@@ -20,34 +20,40 @@ final class ServerMetrics: Sendable {
     /// One counter per status, made on first use (the registry returns the same one for a
     /// name and labels, but making it takes its lock; this map is read far more often).
     private let byStatus = Locked<[Int: Counter]>([:])   // not Mutex: TSan cannot see its futex
+    private let namespace: String
 
-    init(registry: PrometheusCollectorRegistry) {
+    /// `namespace` (`--prometheus-namespace`) is put before every series' name, with `_`.
+    init(registry: PrometheusCollectorRegistry, namespace: String = "") {
         self.registry = registry
+        self.namespace = namespace
+        func name(_ metric: String, unit: String, _ help: String) -> MetricNameDescriptor {
+            Self.name(metric, unit: unit, help, namespace: namespace)
+        }
         latency = registry.makeDurationHistogram(
-            descriptor: Self.name("http_request_duration", unit: "seconds", "Time from a request's head to its response, image or error."),
+            descriptor: name("http_request_duration", unit: "seconds", "Time from a request's head to its response, image or error."),
             buckets: [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
                       .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10)]
         )
-        inFlight = registry.makeGauge(descriptor: Self.name("http_requests_in_flight", unit: "", "HTTP requests being answered."))
-        queued = registry.makeGauge(descriptor: Self.name(
+        inFlight = registry.makeGauge(descriptor: name("http_requests_in_flight", unit: "", "HTTP requests being answered."))
+        queued = registry.makeGauge(descriptor: name(
             "image_requests_queued", unit: "", "Image requests admitted and not yet answered (running or waiting); --max-queue bounds it."
         ))
-        let hitName = Self.name("response_hits", unit: "total", "Image requests answered from a response tier, by tier.")
+        let hitName = name("response_hits", unit: "total", "Image requests answered from a response tier, by tier.")
         hits = Dictionary(uniqueKeysWithValues: Tier.allCases.map { ($0, registry.makeCounter(descriptor: hitName, labels: [("tier", $0.rawValue)])) })
-        misses = registry.makeCounter(descriptor: Self.name(
+        misses = registry.makeCounter(descriptor: name(
             "response_misses", unit: "total", "Image requests that passed every check and found no stored response (rendered, or refused by the queue)."
         ))
-        let writeName = Self.name(
+        let writeName = name(
             "response_writes", unit: "total", "Responses written to a shared tier, disk or bucket (begun; a graceful shutdown waits for them)."
         )
         writes = Dictionary(uniqueKeysWithValues: [Tier.disk, .bucket].map { ($0, registry.makeCounter(descriptor: writeName, labels: [("tier", $0.rawValue)])) })
-        let failureName = Self.name(
+        let failureName = name(
             "result_storage_errors", unit: "total", "Result-storage lookups and writes that failed or timed out (each request was processed instead)."
         )
         storageFailures = Dictionary(uniqueKeysWithValues: StorageOperation.allCases.map {
             ($0, registry.makeCounter(descriptor: failureName, labels: [("operation", $0.rawValue)]))
         })
-        let skipName = Self.name(
+        let skipName = name(
             "result_storage_skipped", unit: "total", "Result-storage lookups and writes not tried because the store kept failing (its circuit breaker was open)."
         )
         storageSkips = Dictionary(uniqueKeysWithValues: StorageOperation.allCases.map {
@@ -80,7 +86,7 @@ final class ServerMetrics: Sendable {
         let counter = byStatus.withLock { counters in
             if let counter = counters[code] { return counter }
             let counter = registry.makeCounter(
-                descriptor: Self.name("http_requests", unit: "total", "HTTP requests by status."), labels: [("status", String(code))]
+                descriptor: Self.name("http_requests", unit: "total", "HTTP requests by status.", namespace: namespace), labels: [("status", String(code))]
             )
             counters[code] = counter
             return counter
@@ -88,8 +94,28 @@ final class ServerMetrics: Sendable {
         counter.increment()
     }
 
-    private static func name(_ metric: String, unit: String, _ help: String) -> MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "imagery", metricName: metric, unitName: unit, helpText: help)
+    private static func name(_ metric: String, unit: String, _ help: String, namespace: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: namespaced("imagery", by: namespace), metricName: metric, unitName: unit, helpText: help)
+    }
+
+    /// `name` under `namespace` (`--prometheus-namespace`, imgproxy's
+    /// `IMGPROXY_PROMETHEUS_NAMESPACE`): `namespace_name`, or `name` when it is empty. The
+    /// server's series and the pipeline's (through ``metricsFactory(registry:namespace:)``) both
+    /// take it here.
+    static func namespaced(_ name: String, by namespace: String) -> String {
+        namespace.isEmpty ? name : namespace + "_" + name
+    }
+
+    /// The swift-metrics factory the `imagery-server` executable bootstraps: the pipeline's
+    /// counters land in `registry`, under `namespace`.
+    package static func metricsFactory(registry: PrometheusCollectorRegistry, namespace: String) -> PrometheusMetricsFactory {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        let sanitized = factory.nameAndLabelSanitizer
+        factory.nameAndLabelSanitizer = { name, labels in
+            let (clean, cleanLabels) = sanitized(name, labels)
+            return (namespaced(clean, by: namespace), cleanLabels)
+        }
+        return factory
     }
 
     func queuedChanged(by change: Int) {

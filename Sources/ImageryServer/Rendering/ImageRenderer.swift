@@ -15,7 +15,7 @@ import NIOCore
 struct ImageRenderer: Sendable {
     let pipeline: ImagePipeline
     let negotiation: FormatNegotiation
-    let avifSpeed: Int
+    let encoding: EncoderSettings
     /// How answers' caching and validation headers are written.
     let headers: ResponseHeaderPolicy
     /// Seconds since 1970: when an answer is made.
@@ -72,9 +72,7 @@ struct ImageRenderer: Sendable {
         )
         let encoder: ImageEncoder
         do {
-            var made = try ImageEncoder(format: format, quality: plan.formatQuality[format] ?? plan.quality, background: plan.background)
-            made.avifSpeed = avifSpeed
-            encoder = made
+            encoder = encoding.applied(to: try ImageEncoder(format: format, quality: plan.formatQuality[format] ?? plan.quality, background: plan.background))
         } catch {
             throw encodingFailed(format, error)
         }

@@ -3,7 +3,7 @@ extension ImgproxySettings {
         .warned("NEW_RELIC_KEY", vendor: "New Relic"), .warned("NEW_RELIC_APP_NAME", vendor: "New Relic"),
         .warned("NEW_RELIC_LABELS", vendor: "New Relic"), .warned("NEW_RELIC_PROPAGATE_EXTERNAL", vendor: "New Relic"),
         pending("PROMETHEUS_BIND", "a listener of its own for /metrics"),
-        pending("PROMETHEUS_NAMESPACE", "a metrics namespace"),
+        .same("PROMETHEUS_NAMESPACE", "prometheus-namespace"),
         .warned("DATADOG_ENABLE", vendor: "Datadog"), .warned("DATADOG_ENABLE_ADDITIONAL_METRICS", vendor: "Datadog"),
         .warned("DATADOG_PROPAGATE_EXTERNAL", vendor: "Datadog"),
         pending("OPEN_TELEMETRY_ENABLE", "OpenTelemetry"), pending("OPEN_TELEMETRY_ENABLE_METRICS", "OpenTelemetry"),
@@ -25,7 +25,7 @@ extension ImgproxySettings {
     ]
 
     static let logging: [ImgproxySetting] = [
-        pending("LOG_FORMAT", "log formats"),
+        .same("LOG_FORMAT", "log-format"),
         .same("LOG_LEVEL", "log-level"),
         .warned("SYSLOG_ENABLE", vendor: "syslog"), .warned("SYSLOG_LEVEL", vendor: "syslog"), .warned("SYSLOG_NETWORK", vendor: "syslog"),
         .warned("SYSLOG_ADDRESS", vendor: "syslog"), .warned("SYSLOG_TAG", vendor: "syslog"),

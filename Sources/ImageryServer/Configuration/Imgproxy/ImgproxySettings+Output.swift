@@ -7,12 +7,12 @@ extension ImgproxySettings {
     static let compression: [ImgproxySetting] = [
         .same("QUALITY", "quality"),
         .same("FORMAT_QUALITY", "format-quality"),
-        pending("JPEG_PROGRESSIVE", "progressive JPEG output"),
-        pending("PNG_INTERLACED", "interlaced PNG output"),
+        .same("JPEG_PROGRESSIVE", "jpeg-progressive"),
+        .same("PNG_INTERLACED", "png-interlaced"),
         pending("PNG_QUANTIZE", "quantized PNG output"),
         pending("PNG_QUANTIZATION_COLORS", "quantized PNG output"),
-        pending("WEBP_EFFORT", "WebP's effort"),
-        pending("WEBP_PRESET", "WebP's presets"),
+        .same("WEBP_EFFORT", "webp-effort"),
+        .same("WEBP_PRESET", "webp-preset"),
         .same("AVIF_SPEED", "avif-speed"),
         pending("JXL_EFFORT", "JPEG XL output"),
     ]

@@ -1,0 +1,26 @@
+import ImageryCodecs
+
+/// How the server's encoders are tuned, beside a URL's quality and format: the operator's
+/// `--avif-speed`, `--jpeg-progressive`, `--png-interlaced`, `--webp-effort` and `--webp-preset`
+/// (imgproxy's `IMGPROXY_AVIF_SPEED`, `_JPEG_PROGRESSIVE`, `_PNG_INTERLACED`, `_WEBP_EFFORT` and
+/// `_WEBP_PRESET`). Each changes response bytes, so each is part of the settings digest.
+struct EncoderSettings: Sendable, Equatable {
+    /// aom's speed for AVIF, 0 to 10.
+    var avifSpeed = 9
+    var jpegProgressive = false
+    var pngInterlaced = false
+    /// imgproxy's WebP effort, 1 to 6: libwebp's method.
+    var webpEffort = 4
+    var webpPreset = WebPPreset.default
+
+    /// `encoder` with these settings; each format reads its own.
+    func applied(to encoder: ImageEncoder) -> ImageEncoder {
+        var encoder = encoder
+        encoder.avifSpeed = avifSpeed
+        encoder.jpegProgressive = jpegProgressive
+        encoder.pngInterlaced = pngInterlaced
+        encoder.webpEffort = webpEffort
+        encoder.webpPreset = webpPreset
+        return encoder
+    }
+}

@@ -1,0 +1,86 @@
+import Imagery
+import ImageryCodecs
+import ImageryTestSupport
+import Testing
+
+/// The encoder settings an operator tunes (imgproxy's `JPEG_PROGRESSIVE`, `PNG_INTERLACED`,
+/// `WEBP_EFFORT` and `WEBP_PRESET`): each is checked in the file it writes, and in the pixels
+/// that file decodes to.
+@Suite struct EncoderTuningTests {
+    static let webpOut = CIRun.runs(needingTrait: "WebP", compiled: ImageEncoder.supportedFormats.contains(.webp))
+    let photo: Bitmap
+
+    init() throws {
+        photo = try Thumbnailer(resize: .fit(width: 200, height: 200)).thumbnail(from: TestImages.bytes("jpeg_small_base_rocket_640x427.jpg"))
+    }
+
+    @Test("A progressive JPEG says so in its frame (SOF2), and decodes to what the baseline one decodes to")
+    func progressiveJPEG() throws {
+        var encoder = try ImageEncoder(format: .jpeg, quality: 85)
+        #expect(!encoder.jpegProgressive)
+        let baseline = try encoder.encode(photo)
+        encoder.jpegProgressive = true
+        let progressive = try encoder.encode(photo)
+        #expect(EncodedStructure.jpegFrameMarker(baseline) == 0xC0)
+        #expect(EncodedStructure.jpegFrameMarker(progressive) == 0xC2)
+        let plain = try ImageDecoder().decode(baseline), scanned = try ImageDecoder().decode(progressive)
+        #expect(scanned.width == photo.width && scanned.height == photo.height)
+        // The same coefficients, only sent in scans: the same pixels, within the decoder's rounding.
+        #expect(ImageComparison.psnr(plain, scanned) > 50)
+    }
+
+    @Test("An interlaced PNG is Adam7 in its header and holds exactly the pixels; both say sRGB")
+    func interlacedPNG() throws {
+        var encoder = try ImageEncoder(format: .png)
+        #expect(!encoder.pngInterlaced)
+        let plain = try encoder.encode(photo)
+        encoder.pngInterlaced = true
+        let interlaced = try encoder.encode(photo)
+        #expect(EncodedStructure.pngInterlaceMethod(plain) == 0)
+        #expect(EncodedStructure.pngInterlaceMethod(interlaced) == 1)
+        #expect(try ImageDecoder().decode(interlaced).pixels == photo.pixels)
+        #expect(try ImageDecoder().decode(plain).pixels == photo.pixels)
+        for png in [plain, interlaced] {
+            let chunks = EncodedStructure.pngChunks(png)
+            #expect(chunks.prefix(2) == ["IHDR", "sRGB"] && chunks.last == "IEND")
+        }
+    }
+
+    @Test("An interlaced PNG with alpha keeps it")
+    func interlacedPNGWithAlpha() throws {
+        var pixels = Bitmap(width: 9, height: 7, filledWith: RGBA(red: 200, green: 40, blue: 10)).pixels
+        pixels.replaceSubrange((3 * 9 + 4) * 4..<(3 * 9 + 5) * 4, with: [0, 0, 0, 0])
+        let image = Bitmap(width: 9, height: 7, pixels: pixels)
+        var encoder = try ImageEncoder(format: .png)
+        encoder.pngInterlaced = true
+        let back = try ImageDecoder().decode(encoder.encode(image))
+        #expect(back.pixel(x: 4, y: 3).alpha == 0)
+        #expect(back.pixel(x: 0, y: 0) == RGBA(red: 200, green: 40, blue: 10))
+        #expect(back.pixel(x: 8, y: 6) == RGBA(red: 200, green: 40, blue: 10))
+    }
+
+    @Test("Lossy WebP's effort and preset each change the file, which stays a WebP of the photo; effort is clamped to 0...6",
+          .enabled(if: webpOut, "needs the WebP trait"))
+    func webpEffortAndPreset() throws {
+        var encoder = try ImageEncoder(format: .webp, quality: 75)
+        #expect(encoder.webpEffort == 4 && encoder.webpPreset == .default)
+        let standard = try encoder.encode(photo)
+        encoder.webpEffort = 0
+        let fastest = try encoder.encode(photo)
+        encoder.webpEffort = 4
+        encoder.webpPreset = .text
+        let text = try encoder.encode(photo)
+        #expect(standard != fastest)
+        #expect(standard != text)
+        for webp in [standard, fastest, text] {
+            let back = try ImageDecoder().decode(webp)
+            #expect(ImageFormat(sniffing: webp) == .webp)
+            #expect(back.width == photo.width && back.height == photo.height)
+            #expect(ImageComparison.psnr(back, photo) > 28)
+        }
+        encoder.webpEffort = 42
+        #expect(encoder.webpEffort == 6)
+        encoder.webpEffort = -1
+        #expect(encoder.webpEffort == 0)
+    }
+}
