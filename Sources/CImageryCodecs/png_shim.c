@@ -169,7 +169,8 @@ ImgStatus img_png_finish(ImgPngDecoder *decoder) {
 const char *img_png_message(const ImgPngDecoder *decoder) { return decoder ? decoder->message : ""; }
 int img_png_warning_count(const ImgPngDecoder *decoder) { return decoder ? decoder->warnings : 0; }
 
-/// The growing buffer an encode writes into.
+/// The buffer an encode writes into: allocated at deflate's worst case for the image up front,
+/// of which only the pages written become resident, and grown only if that is not enough.
 struct png_output {
     uint8_t *data;
     size_t length;
@@ -180,7 +181,7 @@ static void png_write_to_output(png_structp png, png_bytep bytes, png_size_t len
     struct png_output *output = (struct png_output *)png_get_io_ptr(png);
     if (length > SIZE_MAX - output->length) png_error(png, "output too large");
     if (output->length + length > output->capacity) {
-        size_t capacity = output->capacity ? output->capacity : 65536;
+        size_t capacity = output->capacity;
         while (capacity < output->length + length) {
             if (capacity > SIZE_MAX / 2) png_error(png, "output too large");
             capacity *= 2;
@@ -210,19 +211,27 @@ static void on_png_encode_error(png_structp png, png_const_charp text) {
 
 static void on_png_encode_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
 
-ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int interlaced,
-                         uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
-    if (!pixels || !width || !height || !out || !out_length || (channels != 3 && channels != 4)) return IMG_ERR_USAGE;
-    if (stride < (size_t)width * (size_t)channels) return IMG_ERR_USAGE;
+/// Writes `height` rows of `in_channels` bytes a pixel as 8-bit RGB or RGBA (`out_channels`);
+/// 4 in and 3 out drops each pixel's fourth byte as libpng writes the row (png_set_filler), so
+/// no RGB copy of the image is made. Adam7 when `interlaced`.
+static ImgStatus png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int in_channels,
+                            int out_channels, int interlaced, uint8_t **out, size_t *out_length, char *message,
+                            size_t message_capacity) {
+    if (!pixels || !width || !height || !out || !out_length) return IMG_ERR_USAGE;
+    if (stride < (size_t)width * (size_t)in_channels) return IMG_ERR_USAGE;
     struct png_encode_context context = {.message = message, .message_capacity = message_capacity};
     // Written through a pointer by the write callback, so its fields are in memory, not in
     // registers a longjmp would restore.
     struct png_output output = {0};
+    output.capacity = (size_t)height * ((size_t)width * (size_t)out_channels + 1);
+    output.capacity += output.capacity / 64 + 4096;
+    output.data = malloc(output.capacity);
+    if (!output.data) return IMG_ERR_OUT_OF_MEMORY;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_png_encode_error, on_png_encode_warning);
-    if (!png) return IMG_ERR_OUT_OF_MEMORY;
-    png_infop info = png_create_info_struct(png);
-    if (!info) {
-        png_destroy_write_struct(&png, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(&png, &info);
+        free(output.data);
         return IMG_ERR_OUT_OF_MEMORY;
     }
     if (setjmp(context.jump)) {
@@ -231,11 +240,12 @@ ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height,
         return IMG_ERR_CORRUPT;
     }
     png_set_write_fn(png, &output, png_write_to_output, png_flush_nothing);
-    png_set_IHDR(png, info, width, height, 8, channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
+    png_set_IHDR(png, info, width, height, 8, out_channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
                  interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     // The pixels are sRGB: said as libpng's simplified writer says it.
     png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     png_write_info(png, info);
+    if (in_channels == 4 && out_channels == 3) png_set_filler(png, 0, PNG_FILLER_AFTER);
     // Adam7 writes every row once per pass; libpng keeps the rows each pass needs.
     int passes = png_set_interlace_handling(png);
     for (int pass = 0; pass < passes; pass++) {
@@ -246,4 +256,10 @@ ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height,
     *out = output.data;
     *out_length = output.length;
     return IMG_OK;
+}
+
+ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int interlaced,
+                         uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
+    if (channels != 3 && channels != 4) return IMG_ERR_USAGE;
+    return png_encode(pixels, width, height, stride, channels, channels, interlaced, out, out_length, message, message_capacity);
 }
