@@ -169,7 +169,6 @@ ImgStatus img_png_finish(ImgPngDecoder *decoder) {
 const char *img_png_message(const ImgPngDecoder *decoder) { return decoder ? decoder->message : ""; }
 int img_png_warning_count(const ImgPngDecoder *decoder) { return decoder ? decoder->warnings : 0; }
 
-/// The growing buffer an encode writes into.
 /// The buffer an encode writes into: allocated at deflate's worst case for the image up front,
 /// of which only the pages written become resident, and grown only if that is not enough.
 struct png_output {
