@@ -8,7 +8,7 @@ import Testing
 /// The server's own peak memory (VmHWM of its process) while requests that each enlarge a photo
 /// many times over, blur it and ask for PNG arrive together: the pixel budget covers each one's
 /// decode, processing and encode, so they take turns instead of holding an image each at once.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(8)))
 struct LargeOutputMemoryTests {
     static let requests = 4
     /// The rocket enlarged into 2000 x 2000: 2000 x 1334, 10.7 MB a bitmap (a debug build takes
@@ -38,7 +38,7 @@ struct LargeOutputMemoryTests {
             for index in 0..<Self.requests {
                 group.addTask {
                     let path = "/unsafe/bl:\(2 + index)/rs:fit:2000:2000:1/plain/http://127.0.0.1:\(origin.port)/photo\(index).jpg@png"
-                    let reply = try await ServerHarness.get(port: port, path, timeout: .seconds(200))
+                    let reply = try await ServerHarness.get(port: port, path, timeout: .seconds(420))
                     return (index, reply.status, reply.body)
                 }
             }
