@@ -157,7 +157,9 @@ def main():
             targets.append(("imagery-server (baseline)", Path(args.baseline)))
         runs = {name: [] for name, _ in targets}
         for round_index in range(args.rounds):   # alternating, so drift hits every server alike
-            for name, path in targets:
+            # Each server goes first in every other round, so neither always meets the machine
+            # as the run before it left it.
+            for name, path in (targets if round_index % 2 == 0 else targets[::-1]):
                 row = run(name, path, origin_port, script, args.seconds)
                 runs[name].append(row)
                 print(f"round {round_index + 1}: " + json.dumps(row), flush=True)

@@ -263,3 +263,8 @@ ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height,
     if (channels != 3 && channels != 4) return IMG_ERR_USAGE;
     return png_encode(pixels, width, height, stride, channels, channels, interlaced, out, out_length, message, message_capacity);
 }
+
+ImgStatus img_png_encode_dropping_alpha(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int interlaced,
+                                        uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
+    return png_encode(rgba, width, height, stride, 4, 3, interlaced, out, out_length, message, message_capacity);
+}

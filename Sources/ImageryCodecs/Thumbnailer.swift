@@ -59,11 +59,18 @@ public struct Thumbnailer: Sendable {
         let isVector = ImageFormat(sniffing: data) == .svg
         options.draft = isVector ? resize : allowsUpscaling ? nil : Self.draft(for: resize, headroom: decodingOptions.draftHeadroom)
         let decoded = try decoder.decodeStored(data, options: options)
-        let resized = isVector ? try Self.fitted(decoded.bitmap, resize) : try decoded.bitmap.resized(resize, allowsUpscaling: allowsUpscaling)
-        let converted = ImageDecoder.convertColor(
-            DecodedImage(bitmap: resized, iccProfile: decoded.iccProfile), enabled: decodingOptions.convertsToSRGB
-        )
-        var thumbnail = decodingOptions.appliesOrientation ? converted.oriented() : converted
+        let icc = decoded.iccProfile
+        var thumbnail: Bitmap
+        if isVector {
+            // A rendered SVG carries no orientation to apply.
+            thumbnail = try Self.fitted((consume decoded).bitmap, resize)
+        } else {
+            // Turned upright as the resampler stores its rows, and converted in place: colour
+            // conversion is per pixel, so its order with the turn changes no pixel, and an
+            // enlargement holds one image of its output's size, not three.
+            thumbnail = try (consume decoded).bitmap.resized(resize, allowsUpscaling: allowsUpscaling, orienting: decodingOptions.appliesOrientation)
+        }
+        ImageDecoder.convertColor(&thumbnail, iccProfile: icc, enabled: decodingOptions.convertsToSRGB)
         for processor in processors { thumbnail = try processor.process(thumbnail) }
         return thumbnail
     }

@@ -11,11 +11,16 @@ struct ImgproxyCrop: ImageProcessing, Hashable {
 
     func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
         let image = image.prepared
+        let window = window(in: PixelSize(width: image.width, height: image.height))
+        return try ImageProcessors.Crop(width: window.width, height: window.height, gravity: gravity).process(image)
+    }
+
+    /// The window cut from an upright image of `size`.
+    func window(in size: PixelSize) -> PixelSize {
         func side(_ value: Double, of length: Int) -> Int {
             let pixels = value == 0 ? Double(length) : value <= 1 ? value * Double(length) : value
             return min(length, max(1, Int(pixels.rounded())))
         }
-        let crop = ImageProcessors.Crop(width: side(width, of: image.width), height: side(height, of: image.height), gravity: gravity)
-        return try crop.process(image)
+        return PixelSize(width: side(width, of: size.width), height: side(height, of: size.height))
     }
 }

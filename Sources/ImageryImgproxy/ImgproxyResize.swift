@@ -72,9 +72,32 @@ extension ImgproxyResize {
     func scaled(_ image: Bitmap) throws(ImageError) -> Bitmap {
         try gravity.validate()
         let sourceWidth = Double(image.width), sourceHeight = Double(image.height)
+        let (scale, resized, output) = scaledGeometry(for: PixelSize(width: image.width, height: image.height))
+        let window = (width: Double(output.width) / scale.x, height: Double(output.height) / scale.y)
+        var origin = (x: 0.0, y: 0.0)
+        if output != resized {
+            if gravity == .smart {
+                let found = SmartCrop.origin(width: Int(window.width.rounded()), height: Int(window.height.rounded()), in: image)
+                origin = (Double(found.x), Double(found.y))
+            } else {
+                origin = gravity.scaledOffsets(by: 1 / scale.x).origin(of: window, in: (sourceWidth, sourceHeight))
+            }
+            origin = (min(origin.x, sourceWidth - window.width), min(origin.y, sourceHeight - window.height))
+        }
+        return image.resampled(ResizePlan(
+            outputSize: PixelSize(width: output.width, height: output.height),
+            sourceRect: SourceRect(x: origin.x, y: origin.y, width: window.width, height: window.height)
+        ))
+    }
+
+    /// The scale and sizes ``scaled(_:)`` works with for a source of `size`: the type's scale,
+    /// raised until the minimum sizes are met, multiplied by the zoom, then held at 1 unless
+    /// enlarging; the resized size; and the output, cropped to the (zoomed) box for fill types.
+    func scaledGeometry(for size: PixelSize) -> (scale: (x: Double, y: Double), resized: (width: Int, height: Int), output: (width: Int, height: Int)) {
+        let sourceWidth = Double(size.width), sourceHeight = Double(size.height)
         let byWidth = Double(width) / sourceWidth, byHeight = Double(height) / sourceHeight
         var type = self.type
-        if type == .auto { type = (image.width >= image.height) == (width >= height) ? .fill : .fit }
+        if type == .auto { type = (size.width >= size.height) == (width >= height) ? .fill : .fit }
         var scale: (x: Double, y: Double)
         switch (width > 0, height > 0) {
         case (false, false): scale = (1, 1)
@@ -106,20 +129,6 @@ extension ImgproxyResize {
             output = (min(resized.width, max(1, Int((Double(width) * zoomWidth).rounded()))),
                       min(resized.height, max(1, Int((Double(height) * zoomHeight).rounded()))))
         }
-        let window = (width: Double(output.width) / scale.x, height: Double(output.height) / scale.y)
-        var origin = (x: 0.0, y: 0.0)
-        if output != resized {
-            if gravity == .smart {
-                let found = SmartCrop.origin(width: Int(window.width.rounded()), height: Int(window.height.rounded()), in: image)
-                origin = (Double(found.x), Double(found.y))
-            } else {
-                origin = gravity.scaledOffsets(by: 1 / scale.x).origin(of: window, in: (sourceWidth, sourceHeight))
-            }
-            origin = (min(origin.x, sourceWidth - window.width), min(origin.y, sourceHeight - window.height))
-        }
-        return image.resampled(ResizePlan(
-            outputSize: PixelSize(width: output.width, height: output.height),
-            sourceRect: SourceRect(x: origin.x, y: origin.y, width: window.width, height: window.height)
-        ))
+        return (scale, resized, output)
     }
 }

@@ -4,34 +4,9 @@ import ImageryTestSupport
 import Testing
 
 /// `decodingPixelBudget`: decodes across requests queue for room in a budget of pixels instead
-/// of all running at once.
+/// of all running at once (what each is charged: `PixelBudgetTests`).
 @Suite(.timeLimit(.minutes(3)))
 struct DecodingBudgetTests {
-    @Test("A decode is charged its header's pixels, reduced as the codec reduces for a resize")
-    func decodingCost() throws {
-        let fetch = FetchKey(source: "x", readsDisk: false)
-        func cost(_ bytes: [UInt8], _ resize: Resize?, upscaling: Bool = false, headroom: Int = 2) -> Int {
-            DecodeKey(
-                fetch: fetch, resize: resize, allowsUpscaling: upscaling, policy: .strict, maximumPixelCount: .max,
-                draftHeadroom: headroom
-            ).decodingCost(of: bytes)
-        }
-        // Whole images cost their pixels.
-        #expect(cost(Fixtures.rocket, nil) == 640 * 427)
-        #expect(cost(Fixtures.logo, nil) == 500 * 500)
-        #expect(cost(Fixtures.gif, nil) == 256 * 171)
-        // A 1280x1024 JPEG fitted to 160: the draft is 320 (a quarter), so DCT scaling decodes
-        // 2/8 of each side, 320x256, plus the 160x128 output.
-        #expect(cost(Fixtures.meadow, .fit(width: 160, height: 160)) == 320 * 256 + 160 * 128)
-        // With a headroom of 1 the draft is the target: an eighth of each side.
-        #expect(cost(Fixtures.meadow, .fit(width: 160, height: 160), headroom: 1) == 160 * 128 + 160 * 128)
-        // A GIF is decoded whole whatever the resize; upscaling turns the draft off.
-        #expect(cost(Fixtures.gif, .fit(width: 64, height: 64)) == 256 * 171 + 64 * 43)
-        #expect(cost(Fixtures.rocket, .fit(width: 100, height: 100), upscaling: true) == 640 * 427)
-        // Not an image: its decode fails at once, and costs nothing.
-        #expect(cost(Array("not an image".utf8), nil) == 0)
-    }
-
     @Test("A pipeline's draft headroom reaches the decoder: 1 decodes smaller than 2, to the same output size")
     func draftHeadroom() async throws {
         func load(headroom: Int) async throws -> (Bitmap, Int) {

@@ -5,7 +5,9 @@ import ImageryTestSupport
 import Testing
 
 /// Progressive previews: scans of a progressive JPEG shown while it downloads.
-@Suite(.timeLimit(.minutes(3)))
+// The limit is a hang's bound, not a timing: in a full run on two cores a preview's decode waits
+// behind the other suites' heavy work on the shared heavy-work threads.
+@Suite(.timeLimit(.minutes(6)))
 struct ProgressivePreviewTests {
     /// The meadow (1280x1024, progressive), at 320x256.
     let request = ImageRequest(source: .custom(id: "meadow") { [] }, resize: .fit(width: 320, height: 256))
@@ -154,8 +156,12 @@ struct ProgressivePreviewTests {
         defer { gate.open() }
         let server = try TestHTTPServer { _ in .gated(Fixtures.meadow, gate: gate) }
         defer { server.stop() }
+        // The origin waits for the preview, whose decode may wait behind a full run's heavy work:
+        // longer than the 30 s the loader gives a silent origin by default.
+        var loading = DataLoader.Configuration()
+        loading.timeout = .seconds(300)
         let pipeline = ImagePipeline(configuration: .standard.with {
-            $0.dataLoader = DataLoader()
+            $0.dataLoader = DataLoader(configuration: loading)
             $0.isProgressiveDecodingEnabled = true
             $0.progressiveDecodingInterval = .zero
         })

@@ -168,6 +168,12 @@ int img_png_warning_count(const ImgPngDecoder *decoder);
 ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int interlaced,
                          uint8_t **out, size_t *out_length, char *message, size_t message_capacity);
 
+/// Encodes 8-bit RGBA rows as an RGB PNG, libpng dropping each pixel's fourth byte as it writes
+/// the row (png_set_filler), so no RGB copy of the image is made: the bytes img_png_encode writes
+/// for the same pixels as RGB. Adam7-interlaced when `interlaced` is non-zero. `*out` as above.
+ImgStatus img_png_encode_dropping_alpha(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int interlaced,
+                                        uint8_t **out, size_t *out_length, char *message, size_t message_capacity);
+
 void img_free(void *pointer);
 
 #endif

@@ -51,18 +51,25 @@ extension ImagePipeline {
         /// Decodes that run at once; the rest wait in priority order. Default: the number of
         /// active processors.
         public var maximumConcurrentDecodes = ProcessInfo.processInfo.activeProcessorCount
-        /// The most pixels that decodes running at once may hold, across all requests; `nil`
-        /// (the default) leaves only ``maximumConcurrentDecodes`` and each request's pixel limit.
+        /// The most pixels that the pipeline's bitmaps may hold at once, across all requests:
+        /// decodes, processing runs, and decoded images waiting for theirs; `nil` (the default)
+        /// leaves only ``maximumConcurrentDecodes`` and each request's pixel limit.
         ///
-        /// A decode is charged what its header says it will hold: the whole image, or with a
-        /// `resize` the reduced size the codec decodes to (a 24 MP JPEG shown at 512 px costs
-        /// about 1.5 MP, a 24 MP GIF all 24). Decodes wait, in priority order, for room in the
-        /// budget; one larger than the whole budget runs alone. At 4 bytes a pixel, a budget of
-        /// 64 MP keeps decoded pixels under 256 MB however many requests arrive at once:
+        /// A decode is charged, before it starts, what its header says it will hold: the whole
+        /// image, or with a `resize` the reduced size the codec decodes to (a 24 MP JPEG shown at
+        /// 512 px costs about 1.5 MP, a 24 MP GIF all 24), plus its output (an enlargement's
+        /// whole output) and the resample's rows. A decoded image stays charged while it waits
+        /// for its processing run, and the run is charged what its processors add (a blur works
+        /// in place and adds its line buffers; a padding adds the larger image). Work waits, in
+        /// priority order, for room, and images already decoded are processed before new ones
+        /// are decoded; one larger than the whole budget runs alone. At 4 bytes a pixel, a budget
+        /// of 64 MP keeps the pipeline's pixels near 256 MB however many requests arrive at once:
         ///
         /// ```swift
         /// configuration.decodingPixelBudget = 64_000_000
         /// ```
+        ///
+        /// Processors of your own are charged one new image of their input's size.
         public var decodingPixelBudget: Int?
         /// How much larger than a request's `resize` the codec decodes before the final
         /// resize: ``DecodingOptions/draftHeadroom``. Default: 2 (quality); 1 is faster.

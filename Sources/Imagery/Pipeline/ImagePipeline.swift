@@ -186,6 +186,29 @@ public final class ImagePipeline: Sendable {
         return try outcome.get()
     }
 
+    /// Loads `request` as ``response(for:)-(ImageRequest)`` does, and keeps the response's
+    /// pixels charged to ``Configuration/decodingPixelBudget`` until the caller releases the hold
+    /// (or lets it go): a server that encodes what it loaded keeps new decodes waiting while it
+    /// encodes, so images never pile up behind its encoder. No hold without a budget, and none
+    /// for a memory-cache hit, whose pixels the cache's own limit covers.
+    ///
+    /// ```swift
+    /// let (response, hold) = try await pipeline.heldResponse(for: request)
+    /// defer { hold?.release() }
+    /// let png = try ImageEncoder(format: .png).encode(response.image)
+    /// ```
+    nonisolated(nonsending)
+    package func heldResponse(for request: ImageRequest) async throws(ImagePipelineError) -> (ImageResponse, PixelHold?) {
+        let task = start(request, holdsPixels: true)
+        let outcome = await withTaskCancellationHandler {
+            await task.outcome()
+        } onCancel: {
+            task.cancel()
+        }
+        // Only a success carries a hold.
+        return (try outcome.get(), task.takeHold())
+    }
+
     /// Starts loading `request` and returns its task at once, for callers that change
     /// priority or cancel explicitly.
     ///
@@ -255,9 +278,9 @@ public final class ImagePipeline: Sendable {
     /// the task up before anything can report (returning `false` cancels it unstarted); a
     /// memory hit finishes it on the spot, and any other task goes to the graph with its key.
     @discardableResult
-    func start(_ request: ImageRequest, prepare: (ImageTask) -> Bool = { _ in true }) -> ImageTask {
+    func start(_ request: ImageRequest, holdsPixels: Bool = false, prepare: (ImageTask) -> Bool = { _ in true }) -> ImageTask {
         let (routed, key) = admit(request, routing: true)
-        let task = ImageTask(request: routed, key: key, graph: graph)
+        let task = ImageTask(request: routed, key: key, graph: graph, holdsPixels: holdsPixels)
         guard prepare(task) else {
             stats.recordFailure(kind: "cancelled")
             task.finish(.failure(.cancelled))

@@ -35,6 +35,8 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
         var waiters: [CheckedContinuation<Outcome, Never>] = []
         var onEvent: (@Sendable (Event) -> Void)?
         var onFinish: (@Sendable (Outcome) -> Void)?
+        /// The pixels of a delivered image kept charged, for a task that asked for it.
+        var hold: PixelHold?
     }
 
     /// Unique within the process.
@@ -43,15 +45,19 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
     public let request: ImageRequest
     /// The request's key, computed once when the task was made.
     let key: ImageCacheKey
+    /// Whether the delivered image's pixels stay charged to the pipeline's budget until the
+    /// caller releases them (``ImagePipeline/heldResponse(for:)``).
+    let holdsPixels: Bool
     private let graph: PipelineGraph
     private let state: Locked<State>
 
     private static let counter = Atomic<UInt64>(0)
 
-    init(request: ImageRequest, key: ImageCacheKey, graph: PipelineGraph) {
+    init(request: ImageRequest, key: ImageCacheKey, graph: PipelineGraph, holdsPixels: Bool = false) {
         self.id = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         self.request = request
         self.key = key
+        self.holdsPixels = holdsPixels
         self.graph = graph
         self.state = Locked(State(priority: request.priority))
     }
@@ -133,24 +139,36 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Delivers the outcome; only the first call has any effect, so every waiter and callback
-    /// hears exactly once.
-    func finish(_ outcome: Outcome) {
+    /// hears exactly once. A `hold` that comes too late is released at once.
+    func finish(_ outcome: Outcome, hold: PixelHold? = nil) {
         let delivery = state.withLock { state -> ([CheckedContinuation<Outcome, Never>], (@Sendable (Event) -> Void)?, (@Sendable (Outcome) -> Void)?)? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
+            state.hold = hold
             let delivery = (state.waiters, state.onEvent, state.onFinish)
             state.waiters = []
             state.onEvent = nil
             state.onFinish = nil
             return delivery
         }
-        guard let (waiters, onEvent, onFinish) = delivery else { return }
+        guard let (waiters, onEvent, onFinish) = delivery else {
+            hold?.release()
+            return
+        }
         for waiter in waiters { waiter.resume(returning: outcome) }
         if case let .success(response) = outcome { onEvent?(.finished(response)) }
         onFinish?(outcome)
     }
 
     var isFinished: Bool { state.withLock { $0.outcome != nil } }
+
+    /// The delivered image's hold, taken once by its caller.
+    func takeHold() -> PixelHold? {
+        state.withLock { state in
+            defer { state.hold = nil }
+            return state.hold
+        }
+    }
 
     public static func == (lhs: ImageTask, rhs: ImageTask) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }

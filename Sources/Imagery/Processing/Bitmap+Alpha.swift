@@ -16,11 +16,17 @@ extension Bitmap {
     /// let flat = logo.flattened(over: .white)
     /// ```
     public func flattened(over background: RGBA = .white) -> Bitmap {
-        if alphaMode == .opaque { return self }
         var copy = self
+        copy.flatten(over: background)
+        return copy
+    }
+
+    /// ``flattened(over:)`` in place: pixels nothing else holds are changed without a copy.
+    package mutating func flatten(over background: RGBA = .white) {
+        if alphaMode == .opaque { return }
         let premultiplied = alphaMode == .premultiplied
         let bg = SIMD3<UInt32>(UInt32(background.red), UInt32(background.green), UInt32(background.blue))
-        copy.updateTranslucentPixels { p, a in
+        updateTranslucentPixels { p, a in
             let colour = SIMD3<UInt32>(UInt32(p[0]), UInt32(p[1]), UInt32(p[2]))
             let foreground = premultiplied ? colour &* 255 : colour &* a
             let mixed = (foreground &+ bg &* (255 - a) &+ 127) / 255
@@ -29,19 +35,23 @@ extension Bitmap {
             p[2] = UInt8(truncatingIfNeeded: min(mixed.z, 255))
             p[3] = 255
         }
-        copy.alphaMode = .opaque
-        return copy
+        alphaMode = .opaque
     }
 
     /// Returns the image with straight alpha (undoing premultiplication if needed).
     public func withStraightAlpha() -> Bitmap {
-        guard alphaMode == .premultiplied else { return self }
         var copy = self
-        copy.updateTranslucentPixels { p, a in
+        copy.makeStraightAlpha()
+        return copy
+    }
+
+    /// ``withStraightAlpha()`` in place: pixels nothing else holds are changed without a copy.
+    package mutating func makeStraightAlpha() {
+        guard alphaMode == .premultiplied else { return }
+        updateTranslucentPixels { p, a in
             for c in 0..<3 { p[c] = a == 0 ? 0 : UInt8(min(255, (UInt32(p[c]) * 255 + a / 2) / a)) }
         }
-        copy.alphaMode = .straight
-        return copy
+        alphaMode = .straight
     }
 
     /// Calls `body` with each pixel whose alpha is below 255, and that alpha.

@@ -13,17 +13,23 @@ extension Bitmap {
     /// - Complexity: O(rows used × output width × taps + output pixels × taps), where taps
     ///   is about 6 × the reduction factor.
     public func resized(_ resize: Resize, allowsUpscaling: Bool = false) throws(ImageError) -> Bitmap {
+        try resized(resize, allowsUpscaling: allowsUpscaling, orienting: false)
+    }
+
+    /// ``resized(_:allowsUpscaling:)``, and with `orienting` upright as well: the orientation is
+    /// applied as the resampler stores its rows, so no second image of the output's size is made.
+    package func resized(_ resize: Resize, allowsUpscaling: Bool, orienting: Bool) throws(ImageError) -> Bitmap {
         let isDraft = metadata.decodeScale != 1
         let stored = isDraft ? metadata.originalSize : PixelSize(width: width, height: height)
         let display = orientation.swapsAxes ? PixelSize(width: stored.height, height: stored.width) : stored
         var plan = try resize.plan(for: display, allowsUpscaling: allowsUpscaling)
         if orientation.swapsAxes { plan = plan.transposed }
-        return resampled(plan)
+        return resampled(plan, orienting: orienting)
     }
 
     /// Resamples by a plan in the stored frame, in original-source pixels for a draft decode
     /// and in this bitmap's own pixels otherwise.
-    package func resampled(_ plan: ResizePlan) -> Bitmap {
+    package func resampled(_ plan: ResizePlan, orienting: Bool = false) -> Bitmap {
         let scale = metadata.decodeScale
         let rect = SourceRect(
             x: plan.sourceRect.x * scale, y: plan.sourceRect.y * scale,
@@ -33,9 +39,9 @@ extension Bitmap {
            rect.x == 0, rect.y == 0, rect.width == Double(width), rect.height == Double(height) {
             var copy = self
             copy.metadata.decodeScale = 1
-            return copy
+            return orienting ? copy.oriented() : copy
         }
-        var result = LanczosResampler.resample(self, sourceRect: rect, to: plan.outputSize)
+        var result = LanczosResampler.resample(self, sourceRect: rect, to: plan.outputSize, orienting: orienting)
         result.metadata.decodeScale = 1
         return result
     }

@@ -23,67 +23,83 @@ extension GaussianFilter {
         return weights
     }
 
-    /// `image` blurred by a sampled Gaussian of `sigma`, premultiplied (or opaque).
-    static func kernelBlurred(_ image: Bitmap, sigma: Double) -> Bitmap {
-        let width = image.width, height = image.height, rowBytes = width * 4
+    /// `image` blurred by a sampled Gaussian of `sigma`, premultiplied (or opaque), in place.
+    ///
+    /// Each row is filtered from a padded copy of itself and written back; the columns then
+    /// read rows below the one they write as they are, and rows above from a ring of copies
+    /// taken before those rows were overwritten, so the result is that of two whole images.
+    static func kernelBlur(_ image: inout Bitmap, sigma: Double) {
+        let width = image.width, height = image.height, rowBytes = width * 4, stride = image.bytesPerRow
         let half = fixedPointHalfKernel(sigma: sigma)
         let radius = half.count - 1
         // 16 bytes of slack: the last four-pixel group of a row may read and write past it.
         let slack = 16
-        var source = image.pixels
-        if image.alphaMode == .straight { premultiply(&source, width: width, height: height, bytesPerRow: image.bytesPerRow) }
-        var intermediate = [UInt8](repeating: 0, count: height * rowBytes + slack)
-        var output = [UInt8](repeating: 0, count: height * rowBytes + slack)
+        if image.alphaMode == .straight { premultiply(&image.pixels, width: width, height: height, bytesPerRow: stride) }
         let padded = UnsafeMutablePointer<UInt8>.allocate(capacity: (width + 2 * radius) * 4 + slack)
         padded.initialize(repeating: 0, count: (width + 2 * radius) * 4 + slack)
-        defer { padded.deallocate() }
+        let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes + slack)
+        filtered.initialize(repeating: 0, count: rowBytes + slack)
+        // The rows above the one being written, as the row pass left them: slot `y % radius`.
+        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: radius * (rowBytes + slack))
+        ring.initialize(repeating: 0, count: radius * (rowBytes + slack))
+        // Rows y - radius ... y + radius of the column pass, and their last groups when a row
+        // ends inside its last group (copied, so no read goes past the image).
+        let taps = 2 * radius + 1
+        let rows = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>>.allocate(capacity: taps)
+        let tails = UnsafeMutablePointer<UInt8>.allocate(capacity: taps * slack)
+        tails.initialize(repeating: 0, count: taps * slack)
+        defer { padded.deallocate(); filtered.deallocate(); ring.deallocate(); rows.deallocate(); tails.deallocate() }
 
         half.withUnsafeBufferPointer { half in
-            source.withUnsafeBufferPointer { source in
-                intermediate.withUnsafeMutableBufferPointer { middle in
-                    for y in 0..<height {
-                        let row = source.baseAddress! + y * image.bytesPerRow
-                        // The row with its end pixels repeated `radius` times at each side.
-                        (padded + radius * 4).update(from: row, count: rowBytes)
-                        for i in 0..<radius {
-                            (padded + i * 4).update(from: row, count: 4)
-                            (padded + (radius + width + i) * 4).update(from: row + rowBytes - 4, count: 4)
-                        }
-                        let out = middle.baseAddress! + y * rowBytes
-                        for x in stride(from: 0, to: width, by: 4) {
-                            let centre = padded + (x + radius) * 4
-                            var sum = widened(centre) &* half[0]
-                            for k in 1...radius {
-                                sum &+= (widened(centre - k * 4) &+ widened(centre + k * 4)) &* half[k]
-                            }
-                            store(sum, into: out + x * 4)
-                        }
+            image.pixels.withUnsafeMutableBufferPointer { pixels in
+                let base = pixels.baseAddress!
+                for y in 0..<height {
+                    let row = base + y * stride
+                    // The row with its end pixels repeated `radius` times at each side.
+                    (padded + radius * 4).update(from: row, count: rowBytes)
+                    for i in 0..<radius {
+                        (padded + i * 4).update(from: row, count: 4)
+                        (padded + (radius + width + i) * 4).update(from: row + rowBytes - 4, count: 4)
                     }
+                    for x in Swift.stride(from: 0, to: width, by: 4) {
+                        let centre = padded + (x + radius) * 4
+                        var sum = widened(centre) &* half[0]
+                        for k in 1...radius {
+                            sum &+= (widened(centre - k * 4) &+ widened(centre + k * 4)) &* half[k]
+                        }
+                        store(sum, into: filtered + x * 4)
+                    }
+                    row.update(from: filtered, count: rowBytes)
                 }
-            }
-            intermediate.withUnsafeBufferPointer { middle in
-                output.withUnsafeMutableBufferPointer { out in
-                    let base = middle.baseAddress!
-                    for y in 0..<height {
-                        let centre = base + y * rowBytes
-                        let target = out.baseAddress! + y * rowBytes
-                        for offset in stride(from: 0, to: rowBytes, by: 16) {
-                            var sum = widened(centre + offset) &* half[0]
-                            for k in 1...radius {
-                                // Rows beyond the edges repeat the edge row.
-                                let above = base + max(y - k, 0) * rowBytes + offset
-                                let below = base + min(y + k, height - 1) * rowBytes + offset
-                                sum &+= (widened(above) &+ widened(below)) &* half[k]
-                            }
-                            store(sum, into: target + offset)
-                        }
+                for y in 0..<height {
+                    // Rows beyond the edges repeat the edge row. Each as the row pass left it: in
+                    // the ring once written over (rows above `y`), in the image otherwise.
+                    for j in -radius...radius {
+                        let r = min(max(y + j, 0), height - 1)
+                        rows[radius + j] = r < y ? ring + (r % radius) * (rowBytes + slack) : base + r * stride
                     }
+                    for offset in Swift.stride(from: 0, to: rowBytes, by: 16) {
+                        var at = offset
+                        if offset + 16 > rowBytes {
+                            for t in 0..<taps {
+                                (tails + t * slack).update(from: rows[t] + offset, count: rowBytes - offset)
+                                rows[t] = tails + t * slack
+                            }
+                            at = 0
+                        }
+                        var sum = widened(rows[radius] + at) &* half[0]
+                        for k in 1...radius {
+                            sum &+= (widened(rows[radius - k] + at) &+ widened(rows[radius + k] + at)) &* half[k]
+                        }
+                        store(sum, into: filtered + offset)
+                    }
+                    let row = base + y * stride
+                    (ring + (y % radius) * (rowBytes + slack)).update(from: row, count: rowBytes)
+                    row.update(from: filtered, count: rowBytes)
                 }
             }
         }
-        output.removeLast(slack)
-        return Bitmap(width: width, height: height, pixels: output,
-                      alphaMode: image.alphaMode == .opaque ? .opaque : .premultiplied, metadata: image.metadata)
+        image.alphaMode = image.alphaMode == .opaque ? .opaque : .premultiplied
     }
 
     @inline(__always)

@@ -26,56 +26,57 @@ package enum GaussianFilter {
 
     /// `image` blurred by `sigma`, premultiplied (or opaque). `sigma` must be positive.
     package static func blurred(_ image: Bitmap, sigma: Double) -> Bitmap {
-        if sigma <= kernelSigmaLimit { return kernelBlurred(image, sigma: sigma) }
-        let width = image.width, height = image.height
+        var copy = image
+        blur(&copy, sigma: sigma)
+        return copy
+    }
+
+    /// ``blurred(_:sigma:)`` in place: pixels nothing else holds are blurred without a copy, and
+    /// the blur holds only its line buffers besides. Both passes read a strip of lines before
+    /// they write it back, so the rows' result is the columns' input in the same pixels.
+    package static func blur(_ image: inout Bitmap, sigma: Double) {
+        if sigma <= kernelSigmaLimit { return kernelBlur(&image, sigma: sigma) }
+        let width = image.width, height = image.height, stride = image.bytesPerRow
         let passes = Passes(sigma: sigma)
         let premultiply = image.alphaMode == .straight
         let alpha = image.alphaMode != .opaque
-        var intermediate = [UInt8](repeating: 0, count: width * height * 4)
-        var output = [UInt8](repeating: 0, count: width * height * 4)
         let longest = max(width, height)
         let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: longest * stripWidth)
         let other = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: longest * stripWidth)
         let padded = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: (longest + 2 * passes.padding) * stripWidth)
         defer { line.deallocate(); other.deallocate(); padded.deallocate() }
 
-        // Rows in strips of `stripWidth` too: each filtered element holds one pixel of every
-        // row in the strip, so the inner loops run over independent lanes and vectorise,
-        // instead of waiting on one accumulator.
-        image.pixels.withUnsafeBufferPointer { source in
-            intermediate.withUnsafeMutableBufferPointer { middle in
-                for y0 in stride(from: 0, to: height, by: stripWidth) {
-                    let lanes = min(stripWidth, height - y0)
-                    for lane in 0..<lanes {
-                        let row = source.baseAddress! + (y0 + lane) * image.bytesPerRow
-                        for x in 0..<width { line[x * lanes + lane] = load(row + x * 4, premultiply: premultiply) }
-                    }
-                    let result = passes.run(line, other, padded, count: width, lanes: lanes)
-                    for lane in 0..<lanes {
-                        let out = middle.baseAddress! + (y0 + lane) * width * 4
-                        for x in 0..<width { store(result[x * lanes + lane], into: out + x * 4) }
-                    }
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            let base = pixels.baseAddress!
+            // Rows in strips of `stripWidth` too: each filtered element holds one pixel of every
+            // row in the strip, so the inner loops run over independent lanes and vectorise,
+            // instead of waiting on one accumulator.
+            for y0 in Swift.stride(from: 0, to: height, by: stripWidth) {
+                let lanes = min(stripWidth, height - y0)
+                for lane in 0..<lanes {
+                    let row = base + (y0 + lane) * stride
+                    for x in 0..<width { line[x * lanes + lane] = load(row + x * 4, premultiply: premultiply) }
+                }
+                let result = passes.run(line, other, padded, count: width, lanes: lanes)
+                for lane in 0..<lanes {
+                    let row = base + (y0 + lane) * stride
+                    for x in 0..<width { store(result[x * lanes + lane], into: row + x * 4) }
+                }
+            }
+            for x0 in Swift.stride(from: 0, to: width, by: stripWidth) {
+                let lanes = min(stripWidth, width - x0)
+                for y in 0..<height {
+                    let row = base + y * stride + x0 * 4
+                    for lane in 0..<lanes { line[y * lanes + lane] = load(row + lane * 4, premultiply: false) }
+                }
+                let result = passes.run(line, other, padded, count: height, lanes: lanes)
+                for y in 0..<height {
+                    let row = base + y * stride + x0 * 4
+                    for lane in 0..<lanes { store(result[y * lanes + lane], into: row + lane * 4) }
                 }
             }
         }
-        intermediate.withUnsafeBufferPointer { middle in
-            output.withUnsafeMutableBufferPointer { out in
-                for x0 in stride(from: 0, to: width, by: stripWidth) {
-                    let lanes = min(stripWidth, width - x0)
-                    for y in 0..<height {
-                        let row = middle.baseAddress! + (y * width + x0) * 4
-                        for lane in 0..<lanes { line[y * lanes + lane] = load(row + lane * 4, premultiply: false) }
-                    }
-                    let result = passes.run(line, other, padded, count: height, lanes: lanes)
-                    for y in 0..<height {
-                        let row = out.baseAddress! + (y * width + x0) * 4
-                        for lane in 0..<lanes { store(result[y * lanes + lane], into: row + lane * 4) }
-                    }
-                }
-            }
-        }
-        return Bitmap(width: width, height: height, pixels: output,
-                      alphaMode: alpha ? .premultiplied : .opaque, metadata: image.metadata)
+        image.alphaMode = alpha ? .premultiplied : .opaque
     }
 
     @inline(__always)
@@ -166,5 +167,15 @@ package enum GaussianFilter {
                 }
             }
         }
+    }
+}
+
+extension GaussianFilter {
+    /// The line buffers of a blur of an image of `size`: the small kernel's ring and padded
+    /// rows, or the boxes' three strips of lines at 16 bytes a pixel, one of them padded.
+    static func scratchPixels(for size: PixelSize, sigma: Double) -> Int {
+        if sigma <= kernelSigmaLimit { return (Int((3 * sigma).rounded(.up)) + 4) * (size.width + 8) }
+        let longest = Swift.max(size.width, size.height)
+        return 4 * stripWidth * (3 * longest + 2 * Passes(sigma: sigma).padding)
     }
 }

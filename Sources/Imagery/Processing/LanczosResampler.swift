@@ -1,63 +1,74 @@
 /// A separable Lanczos-3 resampler over 8-bit RGBA, vectorised with `SIMD4<Float>`
 /// (one pixel, four channels, per vector).
 ///
-/// The horizontal pass runs first, into a `Float` buffer of `outputWidth × rows-needed`;
-/// the vertical pass then accumulates whole rows at a time, which keeps both inner loops
-/// contiguous. Straight alpha is premultiplied on load and restored on store, so
-/// transparent pixels never bleed their colour into opaque neighbours.
+/// The horizontal pass filters each source row once, as the vertical pass first needs it, into
+/// a ring of `taps` rows of `outputWidth` (the rows one output row reads: the filter's starts
+/// only grow); the vertical pass then accumulates whole rows at a time, which keeps both inner
+/// loops contiguous. Beside the output, the resample holds the ring and one source row, not an
+/// intermediate image: an enlargement would otherwise hold an intermediate larger than its
+/// source. Straight alpha is premultiplied on load and restored on store, so transparent
+/// pixels never bleed their colour into opaque neighbours.
 package enum LanczosResampler {
     /// Resamples the region `sourceRect` (in `source` pixels) of `source` to `outputSize`.
-    package static func resample(_ source: Bitmap, sourceRect: SourceRect, to outputSize: PixelSize) -> Bitmap {
+    ///
+    /// With `orienting`, the source's ``Bitmap/orientation`` is applied as rows are stored, so
+    /// the result is upright (the output size stays in the stored frame): the same pixels as
+    /// `oriented()` afterwards, without a second image.
+    package static func resample(_ source: Bitmap, sourceRect: SourceRect, to outputSize: PixelSize, orienting: Bool = false) -> Bitmap {
         let horizontal = FilterBank(
             sourceCount: source.width, outputCount: outputSize.width, origin: sourceRect.x, span: sourceRect.width
         )
         let vertical = FilterBank(
             sourceCount: source.height, outputCount: outputSize.height, origin: sourceRect.y, span: sourceRect.height
         )
-        let rows = vertical.sourceRange
-        let outWidth = outputSize.width
+        let outWidth = outputSize.width, taps = vertical.taps
         let hasAlpha = source.alphaMode != .opaque
         let premultiplyOnLoad = source.alphaMode == .straight
+        let placement = RowPlacement(stored: outputSize, orientation: orienting ? source.orientation : .up)
 
-        let intermediate = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outWidth * rows.count)
-        defer { intermediate.deallocate() }
+        // Source row `y` is filtered into slot `y % taps`, once; by then the row that slot held
+        // lies above every later output row's first tap.
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outWidth * taps)
+        defer { ring.deallocate() }
         let sourceRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: source.width)
         defer { sourceRow.deallocate() }
+        let accumulator = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outWidth)
+        defer { accumulator.deallocate() }
+        var output = [UInt8](repeating: 0, count: outWidth * outputSize.height * 4)
+        var nextRow = vertical.starts.first ?? 0
 
         source.pixels.withUnsafeBufferPointer { pixels in
             let base = UnsafeRawPointer(pixels.baseAddress!)
-            horizontal.weights.withUnsafeBufferPointer { weights in
-                horizontal.starts.withUnsafeBufferPointer { starts in
-                    for (rowIndex, y) in rows.enumerated() {
-                        loadRow(base + y * source.bytesPerRow, count: source.width, premultiply: premultiplyOnLoad, into: sourceRow)
-                        let out = intermediate + rowIndex * outWidth
-                        filterRow(sourceRow, starts: starts, weights: weights, taps: horizontal.taps, count: outWidth, into: out)
+            horizontal.weights.withUnsafeBufferPointer { hWeights in
+                horizontal.starts.withUnsafeBufferPointer { hStarts in
+                    vertical.weights.withUnsafeBufferPointer { weights in
+                        output.withUnsafeMutableBufferPointer { out in
+                            for y in 0..<outputSize.height {
+                                let start = vertical.starts[y]
+                                while nextRow < start + taps {
+                                    loadRow(base + nextRow * source.bytesPerRow, count: source.width, premultiply: premultiplyOnLoad, into: sourceRow)
+                                    let slot = ring + (nextRow % taps) * outWidth
+                                    filterRow(sourceRow, starts: hStarts, weights: hWeights, taps: horizontal.taps, count: outWidth, into: slot)
+                                    nextRow += 1
+                                }
+                                accumulator.initialize(repeating: .zero, count: outWidth)
+                                for k in 0..<taps {
+                                    let weight = weights[y * taps + k]
+                                    if weight == 0 { continue }
+                                    let row = ring + ((start + k) % taps) * outWidth
+                                    for x in 0..<outWidth { accumulator[x] += row[x] * weight }
+                                }
+                                storeRow(accumulator, count: outWidth, alpha: hasAlpha, into: out.baseAddress!, placement: placement.row(y))
+                            }
+                        }
                     }
                 }
             }
         }
-
-        var output = [UInt8](repeating: 0, count: outWidth * outputSize.height * 4)
-        let accumulator = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outWidth)
-        defer { accumulator.deallocate() }
-        output.withUnsafeMutableBufferPointer { out in
-            vertical.weights.withUnsafeBufferPointer { weights in
-                for y in 0..<outputSize.height {
-                    accumulator.initialize(repeating: .zero, count: outWidth)
-                    let start = vertical.starts[y] - rows.lowerBound
-                    for k in 0..<vertical.taps {
-                        let weight = weights[y * vertical.taps + k]
-                        if weight == 0 { continue }
-                        let row = intermediate + (start + k) * outWidth
-                        for x in 0..<outWidth { accumulator[x] += row[x] * weight }
-                    }
-                    storeRow(accumulator, count: outWidth, alpha: hasAlpha, into: out.baseAddress! + y * outWidth * 4)
-                }
-            }
-        }
+        let size = placement.size
         return Bitmap(
-            width: outWidth, height: outputSize.height, pixels: output,
-            alphaMode: hasAlpha ? .straight : .opaque, orientation: source.orientation, metadata: source.metadata
+            width: size.width, height: size.height, pixels: output,
+            alphaMode: hasAlpha ? .straight : .opaque, orientation: orienting ? .up : source.orientation, metadata: source.metadata
         )
     }
 
@@ -100,7 +111,10 @@ package enum LanczosResampler {
     }
 
     @inline(__always)
-    private static func storeRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, alpha: Bool, into out: UnsafeMutablePointer<UInt8>) {
+    private static func storeRow(
+        _ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, alpha: Bool, into out: UnsafeMutablePointer<UInt8>,
+        placement: (start: Int, step: Int)
+    ) {
         let white = SIMD4<Float>(repeating: 255)
         for x in 0..<count {
             var value = PixelConversion.clamp(row[x], 0, white)
@@ -115,7 +129,44 @@ package enum LanczosResampler {
                     value = SIMD4(rgb.x * scale, rgb.y * scale, rgb.z * scale, a)
                 }
             }
-            UnsafeMutableRawPointer(out + x * 4).storeBytes(of: PixelConversion.bytes(value), as: SIMD4<UInt8>.self)
+            UnsafeMutableRawPointer(out + placement.start + x * placement.step).storeBytes(of: PixelConversion.bytes(value), as: SIMD4<UInt8>.self)
         }
+    }
+
+    /// Where each stored output row's pixels go in the (possibly turned) result: the byte
+    /// offset of its first pixel and the step to the next, the inverse of `Bitmap.oriented()`'s
+    /// mapping.
+    struct RowPlacement {
+        let stored: PixelSize
+        let orientation: ImageOrientation
+
+        /// The result's size.
+        var size: PixelSize {
+            orientation.swapsAxes ? PixelSize(width: stored.height, height: stored.width) : stored
+        }
+
+        func row(_ y: Int) -> (start: Int, step: Int) {
+            let w = stored.width, h = stored.height
+            switch orientation {
+            case .up: return ((y * w) * 4, 4)
+            case .upMirrored: return ((y * w + w - 1) * 4, -4)
+            case .down: return (((h - 1 - y) * w + w - 1) * 4, -4)
+            case .downMirrored: return ((h - 1 - y) * w * 4, 4)
+            case .leftMirrored: return (y * 4, h * 4)
+            case .right: return ((h - 1 - y) * 4, h * 4)
+            case .rightMirrored: return (((w - 1) * h + h - 1 - y) * 4, -h * 4)
+            case .left: return (((w - 1) * h + y) * 4, -h * 4)
+            }
+        }
+    }
+}
+
+extension LanczosResampler {
+    /// The pixels (of 4 bytes) a resample from `source` to `output` holds besides both images:
+    /// its ring of filtered rows, a source row and an accumulator, at 16 bytes a pixel.
+    package static func scratchPixels(source: PixelSize, output: PixelSize) -> Int {
+        let scale = Swift.max(1, Double(source.height) / Double(Swift.max(1, output.height)))
+        let taps = Swift.min(source.height, Int((6 * scale).rounded(.up)) + 2)
+        return 4 * (taps * output.width + source.width + output.width)
     }
 }

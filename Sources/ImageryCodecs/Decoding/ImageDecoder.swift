@@ -63,9 +63,12 @@ public struct ImageDecoder: ImageDecoding {
     ///
     /// - Throws: `ImageError` naming the format and what was wrong.
     public func decode(_ data: [UInt8], options: DecodingOptions = DecodingOptions()) throws(ImageError) -> Bitmap {
-        var decoded = try decodeStored(data, options: options)
-        if decoded.bitmap.alphaMode == .premultiplied { decoded.bitmap = decoded.bitmap.withStraightAlpha() }
-        var bitmap = Self.convertColor(decoded, enabled: options.convertsToSRGB)
+        let decoded = try decodeStored(data, options: options)
+        let icc = decoded.iccProfile
+        // Taken out of `decoded`, so the conversions below change the decoded pixels in place.
+        var bitmap = (consume decoded).bitmap
+        bitmap.makeStraightAlpha()
+        Self.convertColor(&bitmap, iccProfile: icc, enabled: options.convertsToSRGB)
         if options.appliesOrientation { bitmap = bitmap.oriented() }
         return bitmap
     }
@@ -137,17 +140,22 @@ public struct ImageDecoder: ImageDecoding {
     /// Converts from an embedded RGB matrix/TRC profile to sRGB and records what was done.
     static func convertColor(_ decoded: DecodedImage, enabled: Bool) -> Bitmap {
         var bitmap = decoded.bitmap
-        guard let icc = decoded.iccProfile else { return bitmap }
+        convertColor(&bitmap, iccProfile: decoded.iccProfile, enabled: enabled)
+        return bitmap
+    }
+
+    /// ``convertColor(_:enabled:)`` in place: a bitmap nothing else holds is converted without a copy.
+    static func convertColor(_ bitmap: inout Bitmap, iccProfile icc: [UInt8]?, enabled: Bool) {
+        guard let icc else { return }
         guard let profile = ColorProfile(iccData: icc) else {
             bitmap.metadata.colorProfile = ColorProfileInfo(name: "unsupported ICC profile (not RGB matrix/TRC)", convertedToSRGB: false)
-            return bitmap
+            return
         }
         let convert = enabled && !profile.isSRGB
         if convert {
-            if bitmap.alphaMode == .premultiplied { bitmap = bitmap.withStraightAlpha() }
+            bitmap.makeStraightAlpha()
             profile.convertToSRGB(&bitmap)
         }
         bitmap.metadata.colorProfile = ColorProfileInfo(name: profile.name, convertedToSRGB: convert)
-        return bitmap
     }
 }

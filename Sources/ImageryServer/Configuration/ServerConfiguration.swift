@@ -182,8 +182,8 @@ package struct ServerConfiguration: Sendable {
     package var concurrentProcessing = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Origin downloads at once. Default: 4 per core, at least 8.
     package var concurrentDownloads = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
-    /// Pixels that running decodes may hold at once, across requests: further decodes queue.
-    /// Default: 64 MP, 256 MB of RGBA.
+    /// Pixels that decodes, processing runs and images being encoded may hold at once, across
+    /// requests: further work queues. Default: 64 MP, 256 MB of RGBA.
     package var decodingPixelBudget = 64_000_000
     /// How much larger than the output the codec decodes before the final Lanczos resize
     /// (``ImagePipeline/Configuration/draftHeadroom``). Default: 1, not the library's 2: at

@@ -9,6 +9,9 @@ import NIOCore
 /// Makes one response: loads the plan's request through the pipeline (which coalesces, caches
 /// and limits), encodes it in the negotiated format off the cooperative pool (an animation frame
 /// by frame, as its stream is read), and tags it.
+///
+/// The image stays charged to the pipeline's pixel budget until it is encoded, so new decodes
+/// wait for the encoder rather than piling images up in front of it.
 struct ImageRenderer: Sendable {
     let pipeline: ImagePipeline
     let negotiation: FormatNegotiation
@@ -58,12 +61,9 @@ struct ImageRenderer: Sendable {
     private func render(
         _ plan: ImgproxyPlan, request: ImageRequest, accepted: AcceptedFormats, source: SourceHeaders?
     ) async throws(ServerError) -> CachedResponse {
-        let response: ImageResponse
-        do {
-            response = try await pipeline.response(for: request)
-        } catch {
-            throw ServerError(error)
-        }
+        // Held until encoded (see ``ImagePipeline/heldResponse(for:)``).
+        let (response, hold) = try await load(request)
+        defer { hold?.release() }
         // A stream's poster stands for its frames: an animation goes out as GIF or WebP, which
         // both keep alpha, so transparency only picks between JPEG and PNG for a still.
         let format = negotiation.format(
@@ -94,6 +94,18 @@ struct ImageRenderer: Sendable {
             bytes, contentType: format.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format),
             source: source ?? response.sourceHeaders
         )
+    }
+
+    /// The image for `request`, held (see ``ImagePipeline/heldResponse(for:)``). A request
+    /// that waits too long is cut short by `--request-timeout` (``RequestDeadline``), which
+    /// cancels this: the request leaves the pipeline, whose work for it stops unless another
+    /// request shares it.
+    private func load(_ request: ImageRequest) async throws(ServerError) -> (ImageResponse, PixelHold?) {
+        do {
+            return try await pipeline.heldResponse(for: request)
+        } catch {
+            throw ServerError(error)
+        }
     }
 
     /// A response of `bytes`, its ETag their digest, with the freshness of a source that said `source`.

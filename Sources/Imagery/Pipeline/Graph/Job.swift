@@ -59,11 +59,12 @@ final class Job<Value: Sendable> {
         )
     }
 
-    /// Queues `start` on `queue` at this job's priority; the work it starts must call
-    /// ``workFinished()`` when it ends.
-    func enqueue(on queue: WorkQueue, cost: Int = 0, _ start: @escaping @PipelineActor () -> Void) {
+    /// Queues `start` on `queue` at this job's priority, charging its budget `cost` while the
+    /// work runs and `held` from now on; the work it starts must call ``workFinished()`` when
+    /// it ends.
+    func enqueue(on queue: WorkQueue, cost: Int = 0, held: Int = 0, _ start: @escaping @PipelineActor () -> Void) {
         self.queue = queue
-        item = queue.enqueue(priority: priority, cost: cost, start: start)
+        item = queue.enqueue(priority: priority, cost: cost, held: held, start: start)
     }
 
     /// Returns the queue slot once the work has really stopped.

@@ -31,7 +31,14 @@ extension PipelineGraph {
                     // final decode needs its own.
                     feed?.close()
                     job.dependency = nil
-                    job.enqueue(on: decodes, cost: decodes.budget == nil ? 0 : key.decodingCost(of: fetched.bytes)) { [unowned self] in
+                    let cost = pixelBudget == nil ? 0 : key.decodingCost(of: fetched.bytes)
+                    if let pixelBudget, cost > pixelBudget.ceiling {
+                        // Larger than the budget, it would run alone; larger than the machine, never.
+                        let detail = "the image needs about \(cost >> 18) MB at once, more than this machine's \(pixelBudget.ceiling >> 18) MB"
+                        if remove(job, from: \.decodeJobs, key: key) { job.finish(.failure(.processingFailed(source: source.description, .invalidRequest(detail)))) }
+                        return
+                    }
+                    job.enqueue(on: decodes, cost: cost) { [unowned self] in
                         runDecode(job, key: key, source: source, fetched: fetched)
                     }
                 case let .finished(.failure(error)):
@@ -105,7 +112,9 @@ extension PipelineGraph {
 
     private func decodeFinished(_ job: Job<Decoded>, key: DecodeKey, source: ImageSource, _ result: Result<Decoded, ImagePipelineError>) {
         defer { checkProbes() }
-        job.workFinished()
+        // After delivery: what the image holds next (a processing input, a caller's hold) is
+        // charged before this decode's charge is released, so no other decode starts between.
+        defer { job.workFinished() }
         guard remove(job, from: \.decodeJobs, key: key) else { return }
         if case let .failure(error) = result {
             logger.debug("decode failed", metadata: ["source": "\(source)", "error": "\(error)"])

@@ -49,7 +49,9 @@ extension PipelineGraph {
                 if run.request.processors.isEmpty {
                     complete(job, run, .success(decoded), stored: false)
                 } else {
-                    job.enqueue(on: processing) { [unowned self] in runProcessors(job, run, on: decoded) }
+                    let charge = processingCharge(decoded, run)
+                    let handoff = Locked<Decoded?>(decoded)
+                    job.enqueue(on: processing, cost: charge.cost, held: charge.held) { [unowned self] in runProcessors(job, run, on: handoff) }
                 }
             case let .finished(.failure(error)):
                 complete(job, run, .failure(error), stored: false)
@@ -77,21 +79,45 @@ extension PipelineGraph {
         await withTaskExecutorPreference(HeavyWorkExecutor.shared) { await processAll(preview, run: run) }
     }
 
-    private func runProcessors(_ job: Job<ImageResponse>, _ run: ProcessRun, on decoded: Decoded) {
+    /// What a processing run of `decoded` is charged: its input, from the moment it waits (each
+    /// run's own, since a run that changes its input in place copies one it shares), and what
+    /// the processors add to it, for every frame of an animation.
+    private func processingCharge(_ decoded: Decoded, _ run: ProcessRun) -> (held: Int, cost: Int) {
+        guard processing.budget != nil else { return (0, 0) }
+        let frames = decoded.animation?.frames.map(\.image) ?? [decoded.image]
+        var charge = (held: 0, cost: 0)
+        for frame in frames {
+            let input = PixelSize(width: frame.width, height: frame.height)
+            charge.held += input.pixelCount
+            charge.cost += max(0, run.request.processors.footprint(for: input).peak - input.pixelCount)
+        }
+        return charge
+    }
+
+    /// Runs the processors on the image `handoff` passes to the run, which then holds the only
+    /// reference to it (the queue's item keeps only the emptied box): processors that work in
+    /// place change it without a copy.
+    private func runProcessors(_ job: Job<ImageResponse>, _ run: ProcessRun, on handoff: Locked<Decoded?>) {
         job.work = Task(priority: job.priority.taskPriority) {
-            let result = await Self.process(decoded, run: run)
-            job.workFinished()
+            let result = await Self.process(handoff, run: run)
             if case .failure(.cancelled) = result {} else { self.statistics.recordProcessing() }
             self.complete(job, run, result, stored: false)
+            // After delivery, as for a decode: a caller's hold is charged before this run's charge goes.
+            job.workFinished()
+            self.checkProbes()   // the run has left its queue: a wait for idle may end now
         }
     }
 
     /// Runs the processors in order, off the actor, on every frame of an animation (on a
     /// stream's poster, and on its other frames when they are read); cancellation is honoured between them (and inside any async processor that checks it).
     @concurrent
-    private nonisolated static func process(_ decoded: Decoded, run: ProcessRun) async -> Result<Decoded, ImagePipelineError> {
+    private nonisolated static func process(_ handoff: Locked<Decoded?>, run: ProcessRun) async -> Result<Decoded, ImagePipelineError> {
         // On the heavy-work threads, async processors included: they suspend there, not on the pool.
         await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async -> Result<Decoded, ImagePipelineError> in
+            guard let decoded = handoff.withLock({ value -> Decoded? in
+                defer { value = nil }
+                return value
+            }) else { return .failure(.cancelled) }
             if let stream = decoded.animationStream {
                 // The poster now; every other frame when the stream is read.
                 return await processAll(decoded.image, run: run).map { poster in
@@ -101,7 +127,8 @@ extension PipelineGraph {
                 }
             }
             guard let animation = decoded.animation else {
-                return await processAll(decoded.image, run: run).map { ImageResponse(image: $0, origin: decoded.origin).carrying(decoded.sourceHeaders) }
+                let origin = decoded.origin, sourceHeaders = decoded.sourceHeaders
+                return await processAll((consume decoded).image, run: run).map { ImageResponse(image: $0, origin: origin).carrying(sourceHeaders) }
             }
             var frames: [AnimationFrame] = []
             for frame in animation.frames {
@@ -122,13 +149,18 @@ extension PipelineGraph {
         }
     }
 
-    private nonisolated static func processAll(_ image: Bitmap, run: ProcessRun) async -> Result<Bitmap, ImagePipelineError> {
-        var image = image
+    /// Runs the processors on `image`; those that work in place change it without a copy
+    /// when the caller gave up its own reference.
+    private nonisolated static func processAll(_ image: consuming Bitmap, run: ProcessRun) async -> Result<Bitmap, ImagePipelineError> {
         let context = ImageProcessingContext(request: run.request)
         for processor in run.request.processors {
             if Task.isCancelled { return .failure(.cancelled) }
             do throws(ImageError) {
-                image = try await processor.process(image, context: context)
+                if let inPlace = processor as? any InPlaceImageProcessing {
+                    try inPlace.process(&image)
+                } else {
+                    image = try await processor.process(image, context: context)
+                }
             } catch {
                 if Task.isCancelled { return .failure(.cancelled) }
                 return .failure(.processingFailed(source: run.source.description, error))
@@ -169,7 +201,8 @@ extension PipelineGraph {
             job.work = nil
             guard self.processJobs[run.key] === job, !job.isDone else { return }   // every caller left meanwhile
             if let entry {
-                job.enqueue(on: self.decodes) { [unowned self] in decodeStored(job, run, entry) }
+                let cost = self.pixelBudget == nil ? 0 : ImageHeader.size(of: entry.image)?.pixelCount ?? 0
+                job.enqueue(on: self.decodes, cost: cost) { [unowned self] in decodeStored(job, run, entry) }
             } else {
                 self.attachDecode(job, run)
             }
@@ -190,15 +223,18 @@ extension PipelineGraph {
         let decoder = self.decoder, source = run.source.description
         job.work = Task(priority: job.priority.taskPriority) {
             let decoded = await Self.decode(entry.image, key: key, source: source, decoder: decoder, origin: .disk)
-            job.workFinished()
             switch decoded {
             case var .success(response):
                 response.image.metadata = entry.restoring(response.image.metadata)
                 self.statistics.recordDecode()
                 self.complete(job, run, .success(response), stored: true)
+                job.workFinished()   // after delivery, as for a decode of the source
+                self.checkProbes()
             case .failure(.cancelled):
+                job.workFinished()
                 self.complete(job, run, .failure(.cancelled), stored: true)
             case let .failure(error):
+                job.workFinished()
                 // A stored entry that no longer decodes is not served: load it afresh.
                 self.logger.debug("stored processed image unreadable", metadata: ["source": "\(run.source)", "error": "\(error)"])
                 guard self.processJobs[run.key] === job, !job.isDone else { return }

@@ -34,13 +34,30 @@ final class PipelineGraph {
     private(set) lazy var downloads: WorkQueue = WorkQueue(limit: downloadLimit, admits: { [unowned self] in
         decodes.waitingCount + downloads.running < downloads.limit
     })
-    private(set) lazy var decodes: WorkQueue = WorkQueue(limit: decodeLimit, budget: decodingPixelBudget, onLeftWaiting: { [unowned self] in
-        downloads.retry()
-    })
-    let processing: WorkQueue
+    /// With a budget, decodes also wait while decoded images wait for a processing run, whose
+    /// inputs are charged as they wait: the budget's room goes to finishing images first.
+    private(set) lazy var decodes: WorkQueue = WorkQueue(
+        limit: decodeLimit, sharing: pixelBudget, alone: .whenNothingRuns,
+        admits: { [unowned self] in pixelBudget == nil || processing.waitingCount == 0 },
+        onLeftWaiting: { [unowned self] in
+            downloads.retry()
+            checkProbes()   // a decode started by room released elsewhere (a hold, a run)
+        }
+    )
+    /// A run waits for room for what it adds to its input; when none runs, the next starts
+    /// whatever it adds, since only runs release the inputs waiting for them.
+    private(set) lazy var processing: WorkQueue = WorkQueue(
+        limit: decodeLimit, sharing: pixelBudget, alone: .whenQueueIsIdle,
+        onLeftWaiting: { [unowned self] in
+            if pixelBudget != nil { decodes.retry() }
+            checkProbes()
+        }
+    )
+    /// The pixels decodes, processing runs and held deliveries share
+    /// (``ImagePipeline/Configuration/decodingPixelBudget``); `nil` for no budget.
+    let pixelBudget: PixelBudget?
     private let downloadLimit: Int
     private let decodeLimit: Int
-    private let decodingPixelBudget: Int?
     let loader: any DataLoading
     let decoder: any ImageDecoding
     let draftHeadroom: Int
@@ -62,8 +79,7 @@ final class PipelineGraph {
     nonisolated init(configuration: ImagePipeline.Configuration, statistics: StatisticsRecorder) {
         self.downloadLimit = configuration.maximumConcurrentDownloads
         self.decodeLimit = configuration.maximumConcurrentDecodes
-        self.decodingPixelBudget = configuration.decodingPixelBudget
-        self.processing = WorkQueue(limit: configuration.maximumConcurrentDecodes)
+        self.pixelBudget = configuration.decodingPixelBudget.map { PixelBudget(limit: $0) }
         self.loader = configuration.dataLoader
         self.decoder = configuration.decoder
         self.draftHeadroom = max(1, configuration.draftHeadroom)
@@ -98,7 +114,10 @@ final class PipelineGraph {
                 case let .success(response) where response.origin == .disk: statistics.recordDiskHit()
                 case .success: break
                 }
-                task.finish(outcome)
+                // Charged before the work that made the image releases its own charge.
+                var hold: PixelHold?
+                if task.holdsPixels, let pixelBudget, case let .success(response) = outcome { hold = pixelBudget.hold(response.heldPixels) }
+                task.finish(outcome, hold: hold)
             }
         }
     }
@@ -268,6 +287,11 @@ final class PipelineGraph {
 }
 
 extension ImageResponse {
+    /// The pixels the response's images hold: every frame of an animation, a stream's poster.
+    var heldPixels: Int {
+        animation.map { $0.frames.reduce(0) { $0 + $1.image.width * $1.image.height } } ?? image.width * image.height
+    }
+
     /// Whether a cached response may answer `request`: never when its source is larger
     /// than the request's pixel limit, since the request asked to be refused such images.
     func fits(_ request: ImageRequest) -> Bool {

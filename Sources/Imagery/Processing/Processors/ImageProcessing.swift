@@ -68,10 +68,24 @@ extension [any ImageProcessing] {
     }
 }
 
+/// A built-in processor that can change the bitmap it is given in place. The pipeline hands
+/// it a bitmap that nothing else holds, so the run makes no copy of its input; called through
+/// ``ImageProcessing/process(_:)``, it copies as any processor does.
+package protocol InPlaceImageProcessing: ImageProcessing {
+    func process(_ image: inout Bitmap) throws(ImageError)
+}
+
 extension Bitmap {
     /// The image as processors expect it: upright, and with straight alpha.
     package var prepared: Bitmap {
-        let upright = orientation == .up ? self : oriented()
-        return upright.withStraightAlpha()
+        var copy = self
+        copy.prepare()
+        return copy
+    }
+
+    /// ``prepared`` in place: an upright bitmap that nothing else holds is not copied.
+    package mutating func prepare() {
+        if orientation != .up { self = oriented() }
+        makeStraightAlpha()
     }
 }

@@ -5,7 +5,7 @@ extension ImageProcessors {
     /// ```swift
     /// request.processors = [.background(.white)]
     /// ```
-    public struct Background: ImageProcessing, Hashable {
+    public struct Background: ImageProcessing, InPlaceImageProcessing, Hashable {
         /// The colour behind the image (its own alpha is ignored: the result is opaque).
         public var color: RGBA
 
@@ -17,7 +17,14 @@ extension ImageProcessors {
         public var identifier: String { "background(\(color.identifier))" }
 
         public func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
-            image.prepared.flattened(over: RGBA(red: color.red, green: color.green, blue: color.blue))
+            var image = image
+            process(&image)
+            return image
+        }
+
+        package func process(_ image: inout Bitmap) {
+            image.prepare()
+            image.flatten(over: RGBA(red: color.red, green: color.green, blue: color.blue))
         }
     }
 

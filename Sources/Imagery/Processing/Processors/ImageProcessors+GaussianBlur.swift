@@ -7,7 +7,7 @@ extension ImageProcessors {
     /// ```swift
     /// request.processors = [.blur(sigma: 20)]   // a backdrop
     /// ```
-    public struct GaussianBlur: ImageProcessing, Hashable {
+    public struct GaussianBlur: ImageProcessing, InPlaceImageProcessing, Hashable {
         /// The standard deviation, in pixels.
         public var sigma: Double
 
@@ -19,10 +19,17 @@ extension ImageProcessors {
         public var identifier: String { "blur(\(sigma))" }
 
         public func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
+            var image = image
+            try process(&image)
+            return image
+        }
+
+        package func process(_ image: inout Bitmap) throws(ImageError) {
             guard sigma.isFinite, sigma >= 0 else { throw .invalidRequest("blur sigma \(sigma) must be 0 or more") }
-            let image = image.prepared
-            guard sigma > 0 else { return image }
-            return GaussianFilter.blurred(image, sigma: sigma).withStraightAlpha()
+            image.prepare()
+            guard sigma > 0 else { return }
+            GaussianFilter.blur(&image, sigma: sigma)
+            image.makeStraightAlpha()
         }
     }
 
@@ -56,8 +63,10 @@ extension ImageProcessors {
             }
             let image = image.prepared
             guard sigma > 0, amount > 0 else { return image }
-            let blurred = GaussianFilter.blurred(image, sigma: sigma)
-            return image.unsharpMasked(by: blurred, amount: Float(amount), threshold: Float(threshold))
+            // The result is written over the blur, which nothing else holds: two images at most.
+            var blurred = GaussianFilter.blurred(image, sigma: sigma)
+            image.unsharpMask(into: &blurred, amount: Float(amount), threshold: Float(threshold))
+            return blurred
         }
     }
 }
@@ -83,46 +92,45 @@ extension ImageProcessing where Self == ImageProcessors.Sharpen {
 }
 
 extension Bitmap {
-    /// This (straight or opaque) image sharpened against `blurred`, its premultiplied blur.
-    fileprivate func unsharpMasked(by blurred: Bitmap, amount: Float, threshold: Float) -> Bitmap {
-        var output = [UInt8](repeating: 0, count: width * height * 4)
+    /// This (straight or opaque) image sharpened against `blurred`, its premultiplied blur of
+    /// the same stride, written over `blurred` pixel by pixel (each reads only its own pixel).
+    fileprivate func unsharpMask(into blurred: inout Bitmap, amount: Float, threshold: Float) {
         let premultiply = alphaMode == .straight
+        let blurStride = blurred.bytesPerRow
         pixels.withUnsafeBufferPointer { source in
-            blurred.pixels.withUnsafeBufferPointer { blur in
-                output.withUnsafeMutableBufferPointer { out in
-                    for y in 0..<height {
-                        let row = source.baseAddress! + y * bytesPerRow
-                        // Opaque images in integers, a byte at a time in a loop the compiler
-                        // vectorises (alpha stays 255: its blur is 255, so the difference is 0).
-                        let vectorised = alphaMode == .opaque && amount <= 64 ? width : 0
-                        if vectorised > 0 {
-                            Self.sharpenOpaqueRow(
-                                row, blur.baseAddress! + y * width * 4, into: out.baseAddress! + y * width * 4,
-                                count: width * 4, amount: Int32((amount * 256).rounded()), threshold: Int32(threshold)
-                            )
+            blurred.pixels.withUnsafeMutableBufferPointer { blur in
+                for y in 0..<height {
+                    let row = source.baseAddress! + y * bytesPerRow, soft = blur.baseAddress! + y * blurStride
+                    // Opaque images in integers, a byte at a time in a loop the compiler
+                    // vectorises (alpha stays 255: its blur is 255, so the difference is 0).
+                    let vectorised = alphaMode == .opaque && amount <= 64 ? width : 0
+                    if vectorised > 0 {
+                        Self.sharpenOpaqueRow(
+                            row, soft, into: soft, count: width * 4, amount: Int32((amount * 256).rounded()), threshold: Int32(threshold)
+                        )
+                    }
+                    for x in vectorised..<width {
+                        let original = GaussianFilter.load(row + x * 4, premultiply: premultiply)
+                        let blurredPixel = GaussianFilter.load(soft + x * 4, premultiply: false)
+                        let difference = original - blurredPixel
+                        let magnitude = difference.replacing(with: -difference, where: difference .< 0)
+                        let mask = magnitude .> SIMD4(repeating: threshold)
+                        var sharp = original.replacing(with: original + difference * amount, where: mask)
+                        // Alpha is kept; premultiplied colour may not exceed it.
+                        sharp.w = original.w
+                        let ceiling = SIMD4<Float>(repeating: original.w)
+                        sharp = sharp.clamped(lowerBound: .zero, upperBound: ceiling)
+                        if premultiply, original.w > 0, original.w < 255 {
+                            let unscale = 255 / original.w
+                            sharp = SIMD4(sharp.x * unscale, sharp.y * unscale, sharp.z * unscale, sharp.w)
                         }
-                        for x in vectorised..<width {
-                            let original = GaussianFilter.load(row + x * 4, premultiply: premultiply)
-                            let soft = GaussianFilter.load(blur.baseAddress! + (y * width + x) * 4, premultiply: false)
-                            let difference = original - soft
-                            let magnitude = difference.replacing(with: -difference, where: difference .< 0)
-                            let mask = magnitude .> SIMD4(repeating: threshold)
-                            var sharp = original.replacing(with: original + difference * amount, where: mask)
-                            // Alpha is kept; premultiplied colour may not exceed it.
-                            sharp.w = original.w
-                            let ceiling = SIMD4<Float>(repeating: original.w)
-                            sharp = sharp.clamped(lowerBound: .zero, upperBound: ceiling)
-                            if premultiply, original.w > 0, original.w < 255 {
-                                let unscale = 255 / original.w
-                                sharp = SIMD4(sharp.x * unscale, sharp.y * unscale, sharp.z * unscale, sharp.w)
-                            }
-                            GaussianFilter.store(sharp, into: out.baseAddress! + (y * width + x) * 4)
-                        }
+                        GaussianFilter.store(sharp, into: soft + x * 4)
                     }
                 }
             }
         }
-        return Bitmap(width: width, height: height, pixels: output, alphaMode: alphaMode, metadata: metadata)
+        blurred.alphaMode = alphaMode
+        blurred.metadata = metadata
     }
 
     /// One row of an opaque image: `original + amount × (original − blurred)` where the
@@ -130,7 +138,7 @@ extension Bitmap {
     /// over bytes so that it compiles to vector code; `SIMD` masks here compile to lane loops.
     @inline(__always)
     private static func sharpenOpaqueRow(
-        _ original: UnsafePointer<UInt8>, _ blurred: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>,
+        _ original: UnsafePointer<UInt8>, _ blurred: UnsafeMutablePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>,
         count: Int, amount: Int32, threshold: Int32
     ) {
         for i in 0..<count {

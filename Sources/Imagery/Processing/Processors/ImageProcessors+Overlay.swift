@@ -10,7 +10,7 @@ extension ImageProcessors {
     /// let logo = try ImageDecoder().decode(logoBytes)
     /// request.processors = [.overlay(logo, identity: "logo-v2", gravity: .offset(.southEast, x: 10, y: 10), opacity: 0.5)]
     /// ```
-    public struct Overlay: ImageProcessing {
+    public struct Overlay: ImageProcessing, InPlaceImageProcessing {
         /// The image drawn over.
         public var image: Bitmap
         /// What names ``image`` in cache keys.
@@ -36,17 +36,23 @@ extension ImageProcessors {
         }
 
         public func process(_ base: Bitmap) throws(ImageError) -> Bitmap {
+            var base = base
+            try process(&base)
+            return base
+        }
+
+        package func process(_ base: inout Bitmap) throws(ImageError) {
             guard (0...1).contains(opacity), (0...1).contains(scale) else {
                 throw .invalidRequest("overlay opacity \(opacity) and scale \(scale) must be 0...1")
             }
             try gravity?.validate()
-            var base = base.prepared   // an opaque base stays opaque: 255 - a + a
+            base.prepare()   // an opaque base stays opaque: 255 - a + a
             var overlay = image.prepared
             if scale > 0 {
                 let width = max(1, Int((Double(base.width) * scale).rounded()))
                 overlay = try overlay.resized(.width(width), allowsUpscaling: true).withStraightAlpha()
             }
-            guard opacity > 0 else { return base }
+            guard opacity > 0 else { return }
             let factor = Int((opacity * 255).rounded())
             if let gravity {
                 let origin = (gravity == .smart ? Gravity.center : gravity).origin(
@@ -60,7 +66,6 @@ extension ImageProcessors {
                     }
                 }
             }
-            return base
         }
 
         /// "Source over" with straight alpha, the part of `overlay` inside `base` only.

@@ -5,7 +5,7 @@ extension ImageProcessors {
     /// ```swift
     /// request.processors = [.pixelate(8)]
     /// ```
-    public struct Pixelate: ImageProcessing, Hashable {
+    public struct Pixelate: ImageProcessing, InPlaceImageProcessing, Hashable {
         /// The block's side, in pixels.
         public var size: Int
 
@@ -17,9 +17,15 @@ extension ImageProcessors {
         public var identifier: String { "pixelate(\(size))" }
 
         public func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
+            var image = image
+            try process(&image)
+            return image
+        }
+
+        package func process(_ image: inout Bitmap) throws(ImageError) {
             guard size >= 1 else { throw .invalidRequest("pixelate size \(size) must be 1 or more") }
-            var image = image.prepared
-            guard size > 1 else { return image }
+            image.prepare()
+            guard size > 1 else { return }
             let width = image.width, height = image.height, stride = image.bytesPerRow
             image.pixels.withUnsafeMutableBufferPointer { pixels in
                 for top in Swift.stride(from: 0, to: height, by: size) {
@@ -50,7 +56,6 @@ extension ImageProcessors {
                     }
                 }
             }
-            return image
         }
     }
 }

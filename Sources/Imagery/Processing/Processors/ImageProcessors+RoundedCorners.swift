@@ -8,7 +8,7 @@ extension ImageProcessors {
     /// ```swift
     /// request.processors = [.roundedCorners(12)]
     /// ```
-    public struct RoundedCorners: ImageProcessing, Hashable {
+    public struct RoundedCorners: ImageProcessing, InPlaceImageProcessing, Hashable {
         /// The corner radius, in pixels.
         public var radius: Double
 
@@ -20,11 +20,17 @@ extension ImageProcessors {
         public var identifier: String { "rounded(\(radius))" }
 
         public func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
+            var image = image
+            try process(&image)
+            return image
+        }
+
+        package func process(_ image: inout Bitmap) throws(ImageError) {
             guard radius.isFinite, radius >= 0 else { throw .invalidRequest("corner radius \(radius) must be 0 or more") }
-            let image = image.prepared
+            image.prepare()
             let radius = min(radius, Double(min(image.width, image.height)) / 2)
-            guard radius > 0 else { return image }
-            return image.masked(cornerRadius: radius)
+            guard radius > 0 else { return }
+            image.mask(cornerRadius: radius)
         }
     }
 
@@ -42,8 +48,9 @@ extension ImageProcessors {
 
         public func process(_ image: Bitmap) throws(ImageError) -> Bitmap {
             let side = min(image.displaySize.width, image.displaySize.height)
-            let square = try Crop(width: side, height: side).process(image)
-            return square.masked(cornerRadius: Double(side) / 2)
+            var square = try Crop(width: side, height: side).process(image)
+            square.mask(cornerRadius: Double(side) / 2)
+            return square
         }
     }
 }
@@ -68,8 +75,8 @@ extension ImageProcessing where Self == ImageProcessors.Circle {
 
 extension Bitmap {
     /// The upright, straight-alpha image with its corners cut along quarter circles.
-    fileprivate func masked(cornerRadius radius: Double) -> Bitmap {
-        var result = self
+    fileprivate mutating func mask(cornerRadius radius: Double) {
+        let bytesPerRow = self.bytesPerRow
         // Coverage is sampled on a 4×4 grid inside each pixel: exact enough for 8-bit
         // alpha at edges (steps of 1/16) and the same at any radius.
         let samples = 4
@@ -81,7 +88,7 @@ extension Bitmap {
         // Only the corner bands can be partly outside; each pixel is visited once.
         let columns = Array(0..<min(reach, width)) + Array(max(reach, width - reach)..<width)
         let rows = Array(0..<min(reach, height)) + Array(max(reach, height - reach)..<height)
-        result.pixels.withUnsafeMutableBufferPointer { pixels in
+        pixels.withUnsafeMutableBufferPointer { pixels in
             for y in rows {
                 for x in columns {
                     var inside = 0
@@ -99,7 +106,6 @@ extension Bitmap {
                 }
             }
         }
-        if result.alphaMode == .opaque { result.alphaMode = .straight }
-        return result
+        if alphaMode == .opaque { alphaMode = .straight }
     }
 }
