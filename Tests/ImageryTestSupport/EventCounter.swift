@@ -32,6 +32,9 @@ package final class EventCounter: Sendable {
 
     package func count(_ name: String) -> Int { state.withLock { $0.counts[name] ?? 0 } }
 
+    /// Every name recorded so far and its count, for a failure message.
+    package var counts: [String: Int] { state.withLock { $0.counts } }
+
     /// Returns once `name` has been recorded at least `count` times, or when the calling task
     /// is cancelled (a suite's time limit cancels it), and says which.
     @discardableResult
