@@ -1,7 +1,15 @@
 #!/usr/bin/env python3
-"""Loads imagery-server's demo page in headless Chromium and reports every image on it.
+"""Loads imagery-server's demo page in headless Chromium and reports every image on it; or, with
+--scripts, opens documents and reports whether any script in them ran.
 
 Usage: scripts/check-demo-page.py http://127.0.0.1:PORT/ [screenshot.png]
+       scripts/check-demo-page.py --scripts URL [URL ...]
+
+With --scripts, each URL is opened as the page itself (an SVG's scripts run only there, not in
+an <img>), and it prints {"pages": [{"url": ..., "root": "svg", "ran": [...]}], "starts": N}:
+the root element's name, and which markers the document's scripts set on it (a script sets
+data-ran, an event handler data-onload; see the SVG tests). It exits 0 once every page has been
+read, whatever ran: the test judges.
 
 Prints one JSON object: {"images": N, "loaded": N, "pending": N, "broken": [src, ...],
 "statuses": {src: status}, "title": "...", "starts": N} (pending: still loading when the wait
@@ -83,12 +91,72 @@ def start(flags):
     return None, 4, failures, None
 
 
+# What a document's scripts left on its root element, once it has loaded.
+MARKERS = """
+const root = document.documentElement;
+return {
+  href: location.href,
+  complete: document.readyState === 'complete',
+  root: root ? root.localName : null,
+  ran: root ? ['data-ran', 'data-onload'].filter(name => root.hasAttribute(name)) : [],
+};
+"""
+
+
+def browser_failed(error):
+    """One JSON line whatever went wrong, so the test reports it instead of an empty output."""
+    return json.dumps({"error": "the browser failed", "detail": str(error).splitlines()[0] if str(error) else type(error).__name__})
+
+
+def opened(driver, url):
+    """Opens url as the page and reads MARKERS once it has loaded (IMAGE_WAIT at most). The
+    previous page is left first, so a slow answer is never read as the page before it; href
+    says which document was read."""
+    driver.get("about:blank")
+    try:
+        driver.get(url)
+    except TimeoutException:
+        pass
+    try:
+        WebDriverWait(driver, IMAGE_WAIT).until(
+            lambda d: (lambda state: state["href"] == url and state["complete"])(d.execute_script(MARKERS)))
+    except TimeoutException:
+        pass
+    state = driver.execute_script(MARKERS)
+    return {"url": url, "href": state["href"], "root": state["root"], "ran": state["ran"], "complete": state["complete"]}
+
+
+def demo_page(driver, url):
+    """Opens the demo page and reads COLLECT once its images have loaded or the wait ran out."""
+    # A page-load timeout stops the page, and Chromium then marks every image still loading
+    # as failed: on a loaded machine that reported slow images as broken. So get() returns at
+    # DOMContentLoaded ("eager"), and the wait covers the images themselves, giving up
+    # (reporting them as pending, not broken) after a bounded time.
+    try:
+        driver.get(url)
+    except TimeoutException:
+        pass
+    try:
+        WebDriverWait(driver, IMAGE_WAIT).until(lambda d: d.execute_script(COLLECT)["pending"] == 0)
+    except TimeoutException:
+        pass
+    state = driver.execute_script(COLLECT)
+    if len(sys.argv) > 2:
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(1100, min(height + 40, 4000))
+        driver.save_screenshot(sys.argv[2])
+    return state
+
+
 def main() -> int:
-    url = sys.argv[1]
-    host = urlparse(url).hostname
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        print(json.dumps({"error": f"refusing a non-loopback URL: {host}"}))
-        return 2
+    scripts = sys.argv[1] == "--scripts"
+    urls = sys.argv[2:] if scripts else sys.argv[1:2]
+    for url in urls:
+        host = urlparse(url).hostname
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            print(json.dumps({"error": f"refusing a non-loopback URL: {host}"}))
+            return 2
+    url = urls[0]
     flags = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
              "--no-first-run", "--disable-background-networking", "--disable-extensions",
              "--disable-component-update", "--disable-sync", "--disable-default-apps")
@@ -97,31 +165,20 @@ def main() -> int:
         print(json.dumps({"error": "could not start chromium", "attempts": failures}))
         return 2
     try:
-        # A page-load timeout stops the page, and Chromium then marks every image still loading
-        # as failed: on a loaded machine that reported slow images as broken. So get() returns at
-        # DOMContentLoaded ("eager", set below), and the wait covers the images themselves, giving
-        # up (reporting them as pending, not broken) after a bounded time.
         driver.set_page_load_timeout(60)
-        try:
-            driver.get(url)
-        except TimeoutException:
-            pass
-        try:
-            WebDriverWait(driver, IMAGE_WAIT).until(lambda d: d.execute_script(COLLECT)["pending"] == 0)
-        except TimeoutException:
-            pass
-        state = driver.execute_script(COLLECT)
-        if len(sys.argv) > 2:
-            height = driver.execute_script("return document.documentElement.scrollHeight")
-            driver.set_window_size(1100, min(height + 40, 4000))
-            driver.save_screenshot(sys.argv[2])
+        if scripts:
+            pages = [opened(driver, each) for each in urls]
+        else:
+            state = demo_page(driver, url)
     except WebDriverException as error:
-        # One JSON line whatever went wrong, so the test reports it instead of an empty output.
-        print(json.dumps({"error": "the browser failed", "detail": str(error).splitlines()[0] if str(error) else type(error).__name__}))
+        print(browser_failed(error))
         return 3
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+    if scripts:
+        print(json.dumps({"pages": pages, "starts": starts}))
+        return 0
     statuses = {path: status_of(url, path) for path in state["broken"]}
     print(json.dumps({"title": state["title"], "images": state["total"], "loaded": state["loaded"],
                       "pending": state["pending"], "broken": state["broken"], "statuses": statuses,

@@ -134,6 +134,7 @@ extension ImageFormat {
         case "tiff": self = .tiff
         case "bmp": self = .bmp
         case "ico": self = .ico
+        case "svg": self = .svg
         default: return nil
         }
     }

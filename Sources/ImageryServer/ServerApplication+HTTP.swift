@@ -18,6 +18,7 @@ extension ServerApplication {
         parts.secret = configuration.secret
         parts.allowOrigin = configuration.allowOrigin
         parts.deadline = RequestDeadline(limit: configuration.requestTimeout, clock: configuration.deadlineClock)
+        parts.servesMetrics = configuration.prometheusBind == nil
         let drain = ShutdownDrain(
             pipeline: pipeline, writes: writes, http: http, bucket: bucket,
             announces: configuration.cacheDirectory != nil || bucket != nil, logger: logger
@@ -35,6 +36,19 @@ extension ServerApplication {
             onServerRunning: onServerRunning,
             logger: logger
         )
+    }
+
+    /// The `--prometheus-bind` listener, `/metrics` alone; `nil` when `/metrics` is served
+    /// beside the images. `onServerRunning` gets its bound port.
+    func metricsApplication(onServerRunning: @escaping @Sendable (Int) async -> Void) -> (some ApplicationProtocol)? {
+        configuration.prometheusBind.map { address in
+            Application(
+                router: ServerRouter.metricsOnly(metrics),
+                configuration: .init(address: .hostname(address.host, port: address.port), serverName: "imagery-server"),
+                onServerRunning: { await onServerRunning($0.localAddress?.port ?? 0) },
+                logger: logger
+            )
+        }
     }
 
     /// Each connection's limits: Hummingbird's idle timeout is the keep-alive timeout; reading

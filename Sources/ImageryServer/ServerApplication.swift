@@ -91,7 +91,7 @@ package struct ServerApplication: Sendable {
             preflight: preflight,
             renderer: ImageRenderer(
                 pipeline: pipeline, negotiation: configuration.negotiation, encoding: configuration.encoding,
-                headers: configuration.headerPolicy, now: configuration.clock, logger: logger
+                svg: configuration.svg, headers: configuration.headerPolicy, now: configuration.clock, logger: logger
             ),
             tiers: tiers,
             negotiation: configuration.negotiation,
@@ -116,9 +116,13 @@ package struct ServerApplication: Sendable {
 
     /// Serves until SIGTERM or SIGINT (or until the calling task is cancelled), then lets
     /// in-flight requests finish, for at most `--graceful-stop-timeout`. `onRunning` gets the
-    /// bound port (useful with port 0; 0 on a Unix socket). `handlesSignals: false` leaves the
-    /// process's signals alone (servers inside tests).
-    package func run(handlesSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    /// bound port (useful with port 0; 0 on a Unix socket), and `onMetricsRunning` the port of
+    /// `--prometheus-bind`'s listener. `handlesSignals: false` leaves the process's signals
+    /// alone (servers inside tests).
+    package func run(
+        handlesSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
         for warning in startWarnings { logger.warning("\(warning)") }
         let instance = InstanceName(configuration: configuration)
         let host = configuration.resolvedHost, socket = configuration.unixSocket
@@ -132,6 +136,13 @@ package struct ServerApplication: Sendable {
             gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger
         )
         group.maximumGracefulShutdownDuration = configuration.gracefulStopTimeout
+        let metricsHost = configuration.prometheusBind?.host ?? "", metricsLogger = logger
+        if let metrics = metricsApplication(onServerRunning: { port in
+            metricsLogger.info("serving /metrics on \(HostAndPort(host: metricsHost, port: port)) (--prometheus-bind)")
+            await onMetricsRunning(port)
+        }) {
+            group.services.append(.init(service: metrics))
+        }
         defer {
             // As Go's listener does for imgproxy: a stopped server leaves no socket file behind.
             if let socket { try? FileManager.default.removeItem(atPath: socket) }

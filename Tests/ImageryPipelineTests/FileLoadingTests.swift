@@ -71,8 +71,8 @@ struct FileLoadingTests {
         // Every slot is taken and two downloads wait; the file does not queue behind them.
         let local = try await pipeline.response(for: ImageRequest(source: .file(files.image)))
         #expect(local.image.width == 640)
-        // Only this test's own paths count: a port the kernel hands this server may have been
-        // another test's a moment ago, and that test's client may still knock on it.
+        // The held downloads end only when the gate opens (it never opens by itself while the
+        // server runs), so none has freed its slot for a seventh.
         let started = slow.indices.filter { server.events.count("request:/slow-\($0).jpg") > 0 }
         #expect(
             started.count <= pipeline.configuration.maximumConcurrentDownloads,

@@ -114,9 +114,32 @@ enum HeadlessBrowser {
 
     /// Runs the script on `url`; it bounds its own waits (the page's HTML: 60 s; its images: 200 s more).
     static func check(_ url: String) async throws -> (exitCode: Int32, output: String) {
+        try await run([url])
+    }
+
+    /// What each page's scripts did (the script's `--scripts`): it bounds each page's load to 200 s.
+    struct ScriptReport: Decodable {
+        struct Page: Decodable {
+            var url: String
+            /// The document read: `url` once it loaded (`about:blank` if it never did).
+            var href: String
+            var complete: Bool
+            var root: String?
+            /// The markers a script set: `data-ran` (a script element), `data-onload` (a handler).
+            var ran: [String]
+        }
+
+        var pages: [Page]
+    }
+
+    static func scripts(_ urls: [String]) async throws -> (exitCode: Int32, output: String) {
+        try await run(["--scripts"] + urls)
+    }
+
+    private static func run(_ arguments: [String]) async throws -> (exitCode: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, url]
+        process.arguments = ["python3", script] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -146,7 +146,7 @@ package final class TestHTTPServer: Sendable {
         case let .gated(body, gate):
             let half = body.count / 2
             guard send(fd, head(200, length: body.count) + body[..<half]) else { return false }
-            gate.wait()
+            gate.wait { self.stopped.load(ordering: .acquiring) }
             return send(fd, Array(body[half...]))
         case let .endless(declared):
             let length = declared.map { "Content-Length: \($0)\r\n" } ?? "Connection: close\r\n"
@@ -194,7 +194,9 @@ package final class TestHTTPServer: Sendable {
     }
 
     private func head(_ status: Int, length: Int, extra: String = "") -> [UInt8] {
-        Array("HTTP/1.1 \(status) X\r\nContent-Length: \(length)\r\nContent-Type: application/octet-stream\r\n\(extra)\r\n".utf8)
+        // A reply that names its own type (a browser's test document) gets no second one.
+        let type = extra.lowercased().contains("content-type:") ? "" : "Content-Type: application/octet-stream\r\n"
+        return Array("HTTP/1.1 \(status) X\r\nContent-Length: \(length)\r\n\(type)\(extra)\r\n".utf8)
     }
 
     private func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
@@ -238,10 +240,17 @@ package final class Gate: Sendable {
 
     package init() {}
 
-    /// Blocks the calling server thread until the gate opens. A test that fails before opening
-    /// it must not leave the thread (and so the test process) waiting forever: give up after a minute.
-    package func wait() {
-        _ = semaphore.wait(timeout: .now() + 60)
+    /// Blocks the calling thread until the gate opens. A test that fails before opening it must
+    /// not leave the thread waiting forever: a thread of the heavy-work pool gives up after a
+    /// minute; a server's thread, given `abandoned` (asked each second), when its server stops.
+    /// A server's gate never opens by itself while the server runs (one that gave up after a
+    /// minute let a held download finish in a loaded run, and the next one start); ten minutes,
+    /// longer than any suite's time limit, bound it even so.
+    package func wait(abandoned: (() -> Bool)? = nil) {
+        let deadline = DispatchTime.now() + .seconds(abandoned == nil ? 60 : 600)
+        while semaphore.wait(timeout: .now() + 1) == .timedOut {
+            if abandoned?() == true || DispatchTime.now() >= deadline { return }
+        }
         semaphore.signal()   // stays open for every later waiter
     }
 

@@ -21,6 +21,31 @@ package enum ListenNetwork: String, Sendable, CaseIterable {
     case unix
 }
 
+/// A TCP address as imgproxy writes one (`IMGPROXY_BIND`, `IMGPROXY_PROMETHEUS_BIND`):
+/// `host:port`, `[v6]:port`, or `:port` for every interface.
+package struct HostAndPort: Sendable, Equatable, CustomStringConvertible {
+    package var host: String
+    package var port: Int
+
+    package init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `text` read as imgproxy reads it, or `nil` when it is not `host:port` with a port of
+    /// 0 to 65535.
+    package init?(parsing text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            return nil
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        self.init(host: host.isEmpty ? "0.0.0.0" : host, port: port)
+    }
+
+    package var description: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+}
+
 extension ServerConfiguration {
     /// Where the server listens, the host resolved to the address family ``network`` asks for.
     ///

@@ -89,6 +89,7 @@ extension ServerConfiguration {
         pipeline.draftHeadroom = draftHeadroom
         pipeline.reducesWhileDecoding = !disableShrinkOnLoad
         pipeline.imageCache = ImageCache(costLimit: imageCacheBytes)
+        if svg.unlimited { pipeline.decoder = ImageDecoder(svgLimits: svg.limits) }
         pipeline.logger = logger
         return pipeline
     }

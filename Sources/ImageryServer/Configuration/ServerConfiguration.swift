@@ -224,6 +224,9 @@ package struct ServerConfiguration: Sendable {
     /// How responses' encoders are tuned (`--avif-speed`, `--jpeg-progressive`,
     /// `--png-interlaced`, `--webp-effort`, `--webp-preset`).
     var encoding = EncoderSettings()
+    /// What SVG sources are answered with (`--always-rasterize-svg`, `--sanitize-svg`,
+    /// `--svg-unlimited`).
+    var svg = SVGSettings()
     /// Whether responses are attachments by default (`Content-Disposition: attachment`); a URL's
     /// `return_attachment` says otherwise. Default: `false`, `inline`.
     package var returnAttachment = false
@@ -329,6 +332,10 @@ package struct ServerConfiguration: Sendable {
     /// Put before every `/metrics` series' name, with `_` (`edge` makes
     /// `edge_imagery_downloads_total`). Default: none.
     package var prometheusNamespace = ""
+    /// Where `/metrics` is served instead of the server's own address, as imgproxy's
+    /// `IMGPROXY_PROMETHEUS_BIND` does: a port an operator keeps off the public network.
+    /// Default: none (`/metrics` beside the images).
+    package var prometheusBind: HostAndPort?
     /// Whether a source that fails to download is logged at `warning` (with its host) rather
     /// than `debug`. Default: `true`, as in imgproxy.
     package var reportDownloadingErrors = true

@@ -15,6 +15,13 @@ extension ServerSettings {
                 reason: "unix needs --unix-socket PATH (imgproxy: IMGPROXY_BIND=/path/to.sock)"
             )
         }
+        if let metrics = configuration.prometheusBind, configuration.unixSocket == nil, metrics.port != 0,
+           metrics == HostAndPort(host: configuration.host, port: configuration.port) {
+            throw SettingError(
+                setting: "--prometheus-bind", source: origins["prometheus-bind"] ?? "",
+                reason: "\(metrics) is the server's own address; give /metrics a port of its own (imgproxy refuses the same binding too)"
+            )
+        }
         do throws(ServerSetupError) {
             _ = try configuration.bindAddress()
         } catch {

@@ -15,13 +15,15 @@ extension ServerSettings {
             guard case let .list(names) = value else { throw .invalid("expected a comma-separated list") }
             var formats: [ImageFormat] = []
             for name in names.map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-                guard let format = ImageFormat(imgproxyExtension: name), ImageDecoder.supportedFormats.contains(format) else {
+                // SVG is served as it is (sanitized) in every build, decoder or not.
+                guard let format = ImageFormat(imgproxyExtension: name), ImageDecoder.supportedFormats.contains(format) || format == .svg else {
                     throw .invalid("\(name.prefix(20)) is not a format this build reads")
                 }
                 if !formats.contains(format) { formats.append(format) }
             }
             configuration.skipProcessingFormats = formats
         }.changing(.bytes),
+        .flag("svg-unlimited", "Read SVG documents of any size (by default, 10 MiB at most); their elements, <use> depth and filters stay bounded.", \.svg.unlimited, imgproxy: "IMGPROXY_SVG_UNLIMITED").changing(.bytes),
     ]
 
     /// Every format name imgproxy reads (its `imagetype` names, and `jpg`), for

@@ -33,6 +33,18 @@ extension ServerSettings {
             guard valid else { throw .invalid("must be letters, digits and _, not starting with a digit") }
             configuration.prometheusNamespace = namespace
         }.changing(.nothingStored),
+        ServerSetting(
+            "prometheus-bind", .text, "Serve /metrics on this host:port (:port for every interface) of its own, and not on the server's address; empty for the server's address.",
+            imgproxy: "IMGPROXY_PROMETHEUS_BIND", show: { $0.prometheusBind?.description ?? "none" }
+        ) { configuration, value throws(SettingError.Reason) in
+            guard case let .text(text) = value else { throw .invalid("expected host:port or :port") }
+            if text.isEmpty {
+                configuration.prometheusBind = nil
+                return
+            }
+            guard let address = HostAndPort(parsing: text) else { throw .invalid("expected host:port or :port") }
+            configuration.prometheusBind = address
+        }.changing(.nothingStored),
         .flag("report-downloading-errors", "Log sources that fail to download at warning, with their host (false: at debug).", \.reportDownloadingErrors, imgproxy: "IMGPROXY_REPORT_DOWNLOADING_ERRORS").changing(.nothingStored),
         .flag("development-errors-mode", "Error bodies carry the detail the log has (which origin failed and how); for development only.", \.developmentErrorsMode, imgproxy: "IMGPROXY_DEVELOPMENT_ERRORS_MODE").changing(.nothingStored),
     ]

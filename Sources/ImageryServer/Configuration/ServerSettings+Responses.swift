@@ -34,6 +34,8 @@ extension ServerSettings {
             }
             configuration.encoding.webpPreset = preset
         }.changing(.bytes),
+        .flag("always-rasterize-svg", "Answer an SVG source in a raster format when the URL names none (by default it is answered as SVG, as when the URL asks for svg).", \.svg.alwaysRasterizes, imgproxy: "IMGPROXY_ALWAYS_RASTERIZE_SVG").changing(.bytes),
+        .flag("sanitize-svg", "Remove scripts, event handlers, embedded documents and outside references from SVG answers (on by default; off sends the source's document as it is).", \.svg.sanitizes, imgproxy: "IMGPROXY_SANITIZE_SVG").changing(.bytes),
         .flag("enforce-webp", "Answer WebP to clients whose best is WebP even when the URL names another format.", \.negotiation.enforceWebP, imgproxy: "IMGPROXY_ENFORCE_WEBP").changing(.bytes),
         .flag("return-attachment", "Content-Disposition: attachment by default, so that browsers download rather than show (a URL's att says otherwise).", \.returnAttachment, imgproxy: "IMGPROXY_RETURN_ATTACHMENT").changing(.storedHeaders),
         .required("cache-control", "Cache-Control of images: a URL names its options and source, so its bytes never change.", \.cacheControl, imgproxy: "IMGPROXY_TTL, in seconds (max-age=N, public; no immutable)", check: headerValue).changing(.storedHeaders),

@@ -16,6 +16,8 @@ struct ImageRenderer: Sendable {
     let pipeline: ImagePipeline
     let negotiation: FormatNegotiation
     let encoding: EncoderSettings
+    /// What an SVG source is answered with.
+    let svg: SVGSettings
     /// How answers' caching and validation headers are written.
     let headers: ResponseHeaderPolicy
     /// Seconds since 1970: when an answer is made.
@@ -48,7 +50,12 @@ struct ImageRenderer: Sendable {
             if let bypass = plan.bypass, bypass.skips(format, requested: plan.format) {
                 // Only images: raw bytes of any other type would be served from this origin.
                 guard let format else { throw ServerError(status: .unsupportedMediaType, message: "source: not an image format this server reads") }
+                // An SVG is a document a browser runs: unprocessed still means sanitized.
+                if format == .svg { return try await svgAnswer(bytes, of: request, source: source) }
                 return tagged(bytes, contentType: format.mimeType, varyAccept: false, source: source)
+            }
+            if format == .svg, svg.passesThrough(requested: plan.format, best: plan.bestFormat) {
+                return try await svgAnswer(bytes, of: request, source: source)
             }
             request.source = .custom(id: "bytes:" + request.source.identity) { bytes }
             return try await render(plan, request: request, accepted: accepted, source: source)
@@ -61,9 +68,31 @@ struct ImageRenderer: Sendable {
     private func render(
         _ plan: ImgproxyPlan, request: ImageRequest, accepted: AcceptedFormats, source: SourceHeaders?
     ) async throws(ServerError) -> CachedResponse {
-        // Held until encoded (see ``ImagePipeline/heldResponse(for:)``).
-        let (response, hold) = try await load(request)
-        defer { hold?.release() }
+        // An SVG source is known once it is decoded, or refused by a build that cannot render
+        // it; passed through, it is read again as bytes (the pipeline shares a download under
+        // way, and keeps none), since nothing before the decode names its format.
+        let passesThrough = svg.passesThrough(requested: plan.format, best: plan.bestFormat)
+        let response: ImageResponse, hold: PixelHold?
+        do {
+            // Held until encoded (see ``ImagePipeline/heldResponse(for:)``). A request that
+            // waits too long is cut short by `--request-timeout` (``RequestDeadline``), which
+            // cancels this: the request leaves the pipeline, whose work for it stops unless
+            // another request shares it.
+            (response, hold) = try await pipeline.heldResponse(for: request)
+        } catch .decodingFailed(_, .unsupportedFormat(.svg, _)) where passesThrough {
+            return try await svgPassedThrough(request)
+        } catch {
+            throw ServerError(error)
+        }
+        defer { hold?.release() }   // once encoded; release() runs once
+        if response.image.metadata.format == .svg {
+            if passesThrough {
+                hold?.release()   // the render is not sent: its pixels go back before the second read
+                return try await svgPassedThrough(request)
+            }
+        } else if plan.format == .svg {
+            throw ServerError(status: .unprocessableContent, message: "format: only an SVG source is answered as SVG")
+        }
         // A stream's poster stands for its frames: an animation goes out as GIF or WebP, which
         // both keep alpha, so transparency only picks between JPEG and PNG for a still.
         let format = negotiation.format(
@@ -96,16 +125,28 @@ struct ImageRenderer: Sendable {
         )
     }
 
-    /// The image for `request`, held (see ``ImagePipeline/heldResponse(for:)``). A request
-    /// that waits too long is cut short by `--request-timeout` (``RequestDeadline``), which
-    /// cancels this: the request leaves the pipeline, whose work for it stops unless another
-    /// request shares it.
-    private func load(_ request: ImageRequest) async throws(ServerError) -> (ImageResponse, PixelHold?) {
+    /// The SVG source of `request`, answered as SVG.
+    private func svgPassedThrough(_ request: ImageRequest) async throws(ServerError) -> CachedResponse {
+        let bytes: [UInt8], source: SourceHeaders
         do {
-            return try await pipeline.heldResponse(for: request)
+            (bytes, source) = try await pipeline.original(for: request)
         } catch {
             throw ServerError(error)
         }
+        return try await svgAnswer(bytes, of: request, source: source)
+    }
+
+    /// `bytes`, the SVG document of `request`'s source, as ``SVGSettings`` says to send it
+    /// (sanitized by default).
+    private func svgAnswer(_ bytes: [UInt8], of request: ImageRequest, source: SourceHeaders) async throws(ServerError) -> CachedResponse {
+        let settings = svg
+        let document: [UInt8]
+        do {
+            document = try await ImagePipeline.runHeavyWork { () throws(ImageError) in try settings.answer(bytes) }
+        } catch {
+            throw ServerError(.decodingFailed(source: request.source.description, error))
+        }
+        return tagged(document, contentType: ImageFormat.svg.mimeType, varyAccept: false, source: source)
     }
 
     /// A response of `bytes`, its ETag their digest, with the freshness of a source that said `source`.

@@ -92,6 +92,13 @@ struct CachedResponse: Sendable {
         notModifiedHeaders = common
         var headers = common
         headers[.contentType] = contentType
+        if contentType == ImageFormat.svg.mimeType {
+            // A document a browser may run, opened from this origin: no script runs in it even
+            // if the source's were kept (--sanitize-svg=false), and no browser reads it as
+            // anything but SVG.
+            headers[.contentSecurityPolicy] = "script-src 'none'"
+            headers[.xContentTypeOptions] = "nosniff"
+        }
         self.headers = headers
     }
 
@@ -137,4 +144,6 @@ struct CachedResponse: Sendable {
 extension HTTPField.Name {
     /// `Link`, for the canonical URL of an image.
     static let link = HTTPField.Name("Link")!
+    /// `X-Content-Type-Options`, for SVG answers.
+    static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
 }

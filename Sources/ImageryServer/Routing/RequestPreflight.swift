@@ -43,7 +43,8 @@ package struct RequestPreflight: Sendable {
         if watermark == nil { watermark = try configuration.localWatermark() }
         var defaults = ImgproxyPlan.Defaults(
             quality: configuration.defaultQuality, maximumPixelCount: configuration.maximumSourcePixels,
-            writableFormats: Set(ImageEncoder.supportedFormats),
+            // SVG only from an SVG source, passed through (``SVGSettings``).
+            writableFormats: Set(ImageEncoder.supportedFormats).union([.svg]),
             animation: configuration.animationLimits, animatedFormats: ImageEncoder.animatedFormats,
             watermark: watermark, formatQuality: resolved.formatQualities
         )

@@ -25,6 +25,25 @@ enum ServerRouter {
         var allowOrigin: String?
         /// `--request-timeout`, over image, `/info` and demo-page requests.
         var deadline: RequestDeadline?
+        /// Whether `/metrics` is served here; `false` when `--prometheus-bind` serves it apart.
+        var servesMetrics = true
+    }
+
+    /// The listener of `--prometheus-bind`: `/metrics` alone, with no path prefix or secret,
+    /// as imgproxy's Prometheus server answers.
+    static func metricsOnly(_ metrics: ServerMetrics) -> Router<BasicRequestContext> {
+        let router = Router(options: .autoGenerateHeadEndpoints)
+        addMetrics(to: router, metrics)
+        return router
+    }
+
+    private static func addMetrics(to routes: some RouterMethods<BasicRequestContext>, _ metrics: ServerMetrics) {
+        routes.get("/metrics") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render())))
+        }
     }
 
     static func make(_ parts: Parts) -> Router<BasicRequestContext> {
@@ -57,12 +76,7 @@ enum ServerRouter {
                 PlainResponse.text(.ok, "ok", cacheControl: "no-store")
             }
         }
-        routes.get("/metrics") { _, _ in
-            var headers = HTTPFields()
-            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-            headers[.cacheControl] = "no-store"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: parts.metrics.render())))
-        }
+        if parts.servesMetrics { addMetrics(to: routes, parts.metrics) }
         let demo = parts.demoPage.map { ByteBuffer(string: $0) }
         let prefix = parts.pathPrefix
         // The endpoints read imgproxy's path: what follows the prefix, which no signature covers.

@@ -41,7 +41,9 @@ final class SVGDocumentParser: NSObject, XMLParserDelegate {
     }
 
     func parse(_ bytes: [UInt8]) throws(ImageError) -> [UInt8] {
-        let parser = XMLParser(data: Data(bytes))
+        // From a stream, which XMLParser feeds to libxml2 in chunks: given the whole document at
+        // once, libxml2 refuses one over 10 MB ("huge input lookup") whatever SVG_UNLIMITED says.
+        let parser = XMLParser(stream: InputStream(data: Data(bytes)))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
         parser.shouldResolveExternalEntities = false

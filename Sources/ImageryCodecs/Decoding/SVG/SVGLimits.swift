@@ -1,3 +1,5 @@
+import Imagery
+
 /// The bounds an SVG document is held to before it is rendered or served: librsvg cannot be
 /// interrupted once it renders, so the document itself is measured first.
 ///
@@ -29,4 +31,12 @@ public struct SVGLimits: Sendable, Hashable {
 
     /// The defaults.
     public init() {}
+
+    /// Refuses a document of `count` bytes over ``maximumBytes``: what a server that sends a
+    /// document unsanitized still checks.
+    package func checkSize(_ count: Int) throws(ImageError) {
+        if let maximumBytes, count > maximumBytes {
+            throw .corrupt(.svg, detail: "\(count) bytes is over the \(maximumBytes)-byte limit for SVG documents")
+        }
+    }
 }

@@ -37,9 +37,7 @@ public enum SVGSanitizer {
     }
 
     static func document(_ bytes: [UInt8], limits: SVGLimits, maximumImagePixels: Int) throws(ImageError) -> Document {
-        if let maximum = limits.maximumBytes, bytes.count > maximum {
-            throw .corrupt(.svg, detail: "\(bytes.count) bytes is over the \(maximum)-byte limit for SVG documents")
-        }
+        try limits.checkSize(bytes.count)
         guard ImageFormat(sniffing: bytes) == .svg else {
             throw .unrecognizedFormat(signature: ImageError.signature(of: bytes))
         }

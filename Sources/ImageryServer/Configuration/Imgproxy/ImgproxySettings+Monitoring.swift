@@ -2,7 +2,7 @@ extension ImgproxySettings {
     static let monitoring: [ImgproxySetting] = [
         .warned("NEW_RELIC_KEY", vendor: "New Relic"), .warned("NEW_RELIC_APP_NAME", vendor: "New Relic"),
         .warned("NEW_RELIC_LABELS", vendor: "New Relic"), .warned("NEW_RELIC_PROPAGATE_EXTERNAL", vendor: "New Relic"),
-        pending("PROMETHEUS_BIND", "a listener of its own for /metrics"),
+        .same("PROMETHEUS_BIND", "prometheus-bind"),
         .same("PROMETHEUS_NAMESPACE", "prometheus-namespace"),
         .warned("DATADOG_ENABLE", vendor: "Datadog"), .warned("DATADOG_ENABLE_ADDITIONAL_METRICS", vendor: "Datadog"),
         .warned("DATADOG_PROPAGATE_EXTERNAL", vendor: "Datadog"),

@@ -18,7 +18,7 @@ extension ImgproxySettings {
     ]
 
     static let formats: [ImgproxySetting] = [
-        pending("ALWAYS_RASTERIZE_SVG", "SVG sources"),
+        .same("ALWAYS_RASTERIZE_SVG", "always-rasterize-svg"),
         .same("AUTO_WEBP", "auto-webp"),
         .deprecated("ENABLE_WEBP_DETECTION", of: "AUTO_WEBP"),
         .same("ENFORCE_WEBP", "enforce-webp"),

@@ -41,8 +41,8 @@ extension ImgproxySettings {
             guard case .flag = value else { throw .invalid("expected true or false") }
             return nil
         },
-        pending("SVG_UNLIMITED", "SVG sources"),
-        pending("SANITIZE_SVG", "SVG sources"),
+        .same("SVG_UNLIMITED", "svg-unlimited"),
+        .same("SANITIZE_SVG", "sanitize-svg"),
         .same("IGNORE_SSL_VERIFICATION", "ignore-ssl-verification"),
         .same("ALLOW_SECURITY_OPTIONS", "allow-security-options"),
     ]

@@ -13,13 +13,9 @@ extension ImgproxySettings {
                 try ServerSettings.setting(named: "unix-socket").apply(&configuration, .text(bind))
                 return nil
             }
-            guard let colon = bind.lastIndex(of: ":"), let port = Int(bind[bind.index(after: colon)...]), (0...65535).contains(port) else {
-                throw .invalid("expected host:port, :port or a socket path")
-            }
-            var host = String(bind[..<colon])
-            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            configuration.host = host.isEmpty ? "0.0.0.0" : host
-            configuration.port = port
+            guard let address = HostAndPort(parsing: bind) else { throw .invalid("expected host:port, :port or a socket path") }
+            configuration.host = address.host
+            configuration.port = address.port
             return nil
         },
         .converted("NETWORK", .text, sets: ["network"], note: "tcp, tcp4, tcp6 or unix (unixpacket is refused)") { configuration, value throws(SettingError.Reason) in
