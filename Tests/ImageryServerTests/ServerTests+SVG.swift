@@ -144,42 +144,4 @@ extension ServerTests {
         Self.expectSVGAnswer(served)
         #expect(served.body.count < 1_000 && served.text.contains("<rect"), "\(served.body.count) bytes")
     }
-
-    @Test("In headless Chromium no script of a served SVG runs, sanitized or not (the policy); opened from its origin, both run",
-          .tags(.integration), .offUnderSanitizer,
-          .enabled(if: CIRun.runs(needing: HeadlessBrowser.isAvailable), "needs /usr/bin/chromium, /usr/bin/chromedriver and python3's selenium (.ci/run installs them)"))
-    func svgScriptsDoNotRunInABrowser() async throws {
-        try #require(HeadlessBrowser.isAvailable, Comment(rawValue: CIRun.missing("Chromium, chromedriver or selenium")))
-        let origin = try Self.svgOrigin()
-        defer { origin.stop() }
-        let sanitizing = try await ServerHarness.start { $0.allowLoopbackSources = true }
-        defer { sanitizing.cancel() }
-        let sending = try await ServerHarness.start {
-            $0.allowLoopbackSources = true
-            $0.svg.sanitizes = false
-        }
-        defer { sending.cancel() }
-        let control = "http://127.0.0.1:\(origin.port)/control.svg"
-        let path = Self.plain(origin, "/drawing.svg", options: "w:20")
-        let urls = [control, "http://127.0.0.1:\(sanitizing.port)\(path)", "http://127.0.0.1:\(sending.port)\(path)"]
-
-        let report = try await HeadlessBrowser.scripts(urls)
-        if report.exitCode == 2, report.output.contains("could not start chromium"), !CIRun.isActive {
-            withKnownIssue("chromedriver could not start on this machine", isIntermittent: true) {
-                Issue.record("\(report.output)")
-            }
-            return
-        }
-        #expect(report.exitCode == 0, "\(report.output)")
-        let pages = try JSONDecoder().decode(HeadlessBrowser.ScriptReport.self, from: Data(report.output.utf8)).pages
-        try #require(pages.count == 3, "\(report.output)")
-        for (page, url) in zip(pages, urls) {
-            #expect(page.href == url && page.complete, "the browser read another document than \(url): \(report.output)")
-        }
-        // The control proves the check sees a script that runs.
-        #expect(pages[0].root == "svg" && Set(pages[0].ran) == ["data-ran", "data-onload"], "\(report.output)")
-        for page in pages.dropFirst() {
-            #expect(page.root == "svg" && page.ran.isEmpty, "\(report.output)")
-        }
-    }
 }
