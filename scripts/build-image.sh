@@ -6,7 +6,9 @@
 #
 # Usage: scripts/build-image.sh [IMAGE]        (default imagery-server:latest)
 # Needs: swift, podman (apt-get install podman), and the formats' -dev packages
-# (apt-get install libwebp-dev libheif-dev libavif-dev libjxl-dev librsvg2-dev libtiff-dev).
+# (apt-get install libwebp-dev libheif-dev libavif-dev libjxl-dev librsvg2-dev libtiff-dev), and the
+# font, its configuration and the CA certificates the image carries (fonts-dejavu-core
+# fontconfig-config ca-certificates, already on most machines).
 # podman runs with --storage-driver vfs, which works where overlay mounts are not allowed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,9 +17,13 @@ scratch=.build-image
 stage="$scratch/context/rootfs"
 
 echo "== release build (AllFormats, static Swift runtime)"
-# FoundationNetworking's static archive calls libcurl, which the static runtime does not bring:
-# linked by its soname, since Debian's runtime package has no unversioned libcurl.so.
-swift build -c release --product imagery-server --traits AllFormats --static-swift-stdlib -Xlinker -l:libcurl.so.4 --scratch-path "$scratch"
+# FoundationNetworking's static archive asks the linker for -lcurl, which needs the unversioned
+# libcurl.so of a -dev package: a directory of our own gives it the runtime's soname instead.
+curl=$(ldconfig -p | awk '/libcurl\.so\.4 .*x86-64|libcurl\.so\.4 .*aarch64/ && !/gnutls|nss/ { print $NF; exit }')
+[ -n "$curl" ] || { echo "libcurl4 is missing (apt-get install libcurl4)" >&2; exit 1; }
+mkdir -p "$scratch/link"
+ln -sf "$curl" "$scratch/link/libcurl.so"
+swift build -c release --product imagery-server --traits AllFormats --static-swift-stdlib -Xlinker -L"$PWD/$scratch/link" --scratch-path "$scratch"
 binary="$scratch/release/imagery-server"
 
 echo "== staging the root filesystem"
@@ -38,17 +44,19 @@ while read -r library; do copy_library "$library"; done < <(ldd "$binary" | awk 
 # What loads at run time, which ldd does not list: librsvg draws text through fontconfig, which
 # needs its configuration and one font family; gdk-pixbuf's PNG and JPEG loaders are built
 # into it in Debian, so no loader module is shipped (an embedded image of another format fails).
-if [ -d /etc/fonts ]; then cp -r /etc/fonts/. "$stage/etc/fonts/"; fi
-for font in DejaVuSans.ttf DejaVuSans-Bold.ttf; do
-    [ -e "/usr/share/fonts/truetype/dejavu/$font" ] && cp "/usr/share/fonts/truetype/dejavu/$font" "$stage/usr/share/fonts/truetype/dejavu/"
+# Without them librsvg draws no text at all, so their absence stops the build.
+for needed in /etc/fonts/fonts.conf /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /etc/ssl/certs/ca-certificates.crt; do
+    [ -e "$needed" ] || { echo "$needed is missing (apt-get install fontconfig-config fonts-dejavu-core ca-certificates)" >&2; exit 1; }
 done
+cp -r /etc/fonts/. "$stage/etc/fonts/"
+cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf "$stage/usr/share/fonts/truetype/dejavu/"
 
 cp /etc/ssl/certs/ca-certificates.crt "$stage/etc/ssl/certs/"
 printf 'root:x:0:0:root:/:/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\n' > "$stage/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$stage/etc/group"
 # Listening on every interface at 8080, as imgproxy's image does; an operator's environment
 # or flags win over this file.
-printf '{"host": "0.0.0.0", "port": 8080}\n' > "$stage/etc/imagery-server/image.json"
+cp deploy/image.json "$stage/etc/imagery-server/image.json"
 chmod 1777 "$stage/tmp"
 chown 65534:65534 "$stage/var/cache/imagery-server"
 

@@ -14,7 +14,9 @@
 # IMAGERY_FIRST_PORT (9001; instances take the ports from there up), IMAGERY_KEY and
 # IMAGERY_SALT (default: generated once and kept in the cluster directory),
 # IMAGERY_SERVER (default: builds and uses .build/release/imagery-server),
-# IMAGERY_UPSTREAM_PARAMS (default: the template's "max_fails=… fail_timeout=…").
+# IMAGERY_UPSTREAM_PARAMS (default: the template's "max_fails=… fail_timeout=…"),
+# IMAGERY_RENDER_LISTEN (render's listen address; default 127.0.0.1:FRONT_PORT) and
+# IMAGERY_RENDER_LOGS (render's access-log directory; default DIR/logs).
 # Every process started is recorded by PID under $IMAGERY_CLUSTER_DIR/pids and only those
 # are stopped; nothing is killed by name.
 set -euo pipefail
@@ -31,12 +33,13 @@ render() {
     local params=${IMAGERY_UPSTREAM_PARAMS:-}
     [ -n "$params" ] || params=$(sed -n 's/^ *server 127\.0\.0\.1:[0-9]* \(.*\);.*$/\1/p' "$template" | head -1)
     for upstream in "$@"; do servers+="    server $upstream $params;\n"; done
-    awk -v servers="$servers" -v front="$front" -v cache="$cache" -v logs="$dir/logs" '
+    local listen=${IMAGERY_RENDER_LISTEN:-127.0.0.1:$front} logs=${IMAGERY_RENDER_LOGS:-$dir/logs}
+    awk -v servers="$servers" -v listen="$listen" -v cache="$cache" -v logs="$logs" '
         /^ *server 127\.0\.0\.1:[0-9]+ / { if (!done) { printf "%s", servers; done = 1 } next }
         /^proxy_cache_path / { if (cache == "off") next; sub(/\/var\/cache\/nginx\/imagery/, cache) }
         /^ *proxy_cache(_key|_lock|_use_stale|_background_update|_revalidate)? / && cache == "off" { next }
         /^ *proxy_cache_lock_(timeout|age) / && cache == "off" { next }
-        /^ *listen / { sub(/127\.0\.0\.1:[0-9]+/, "127.0.0.1:" front) }
+        /^ *listen / { sub(/127\.0\.0\.1:[0-9]+/, listen) }
         /^ *access_log / { sub(/\/var\/log\/nginx/, logs) }
         { print }
     ' "$template" > "$dir/imagery.conf"

@@ -23,7 +23,7 @@ import Glibc
     )
 )
 struct ContainerImageTests {
-    @Test("As user 65534 under chroot, the image's server answers /health, a processed JPEG, and AVIF and HEIC sources; `health` tells up from down")
+    @Test("As user 65534 under chroot, the image's server answers /health, a processed JPEG, AVIF, HEIC and SVG sources (text drawn); `health` tells up from down")
     func imageServes() async throws {
         let root = try await ContainerImage.exportRootFilesystem()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -34,6 +34,8 @@ struct ContainerImageTests {
             case "/rocket.jpg": .ok(Fixtures.rocket)
             case "/rocket.avif": .ok(Fixtures.bytes("avif_rocket_320x214.avif"))
             case "/rocket.heic": .ok(Fixtures.bytes("heic_rocket_320x214.heic"))
+            case "/label.svg": .ok(ContainerImage.label(text: true))
+            case "/blank.svg": .ok(ContainerImage.label(text: false))
             default: .status(404)
             }
         }
@@ -57,6 +59,21 @@ struct ContainerImageTests {
             #expect(image.width == width, "\(name)")
         }
 
+        // SVG: passed through as sanitized SVG, and rasterized with the image's one font family
+        // (a label drawn with text differs from the same label without it).
+        let passed = try await Cluster.get(port: port, "/unsafe/plain/http://127.0.0.1:\(origin.port)/label.svg")
+        #expect(passed.status == 200 && passed.header("Content-Type") == "image/svg+xml", "\(passed.status) \(passed.text.prefix(200))")
+        var drawn: [Bitmap] = []
+        for name in ["label.svg", "blank.svg"] {
+            let reply = try await Cluster.get(port: port, "/unsafe/rs:fit:300:0/plain/http://127.0.0.1:\(origin.port)/\(name)@png")
+            #expect(reply.status == 200, "\(name): \(reply.text.prefix(200))")
+            drawn.append(try ServerHarness.image(reply))
+        }
+        let (label, blank) = (drawn[0], drawn[1])
+        #expect(label.width == 300 && blank.width == 300)
+        let differing = stride(from: 0, to: min(label.pixels.count, blank.pixels.count), by: 4).filter { label.pixels[$0] != blank.pixels[$0] }.count
+        #expect(differing > 500, "\(differing) pixels of text: the image has no font librsvg can draw with")
+
         let probe = environment.merging(["IMAGERY_PORT": String(port)]) { $1 }
         #expect(try await ContainerImage.health(root: root, environment: probe) == 0)
         server.signal(SIGTERM)
@@ -75,6 +92,13 @@ enum ContainerImage {
         defer { try? FileManager.default.removeItem(atPath: output) }
         let outcome = try await ChildProcess.run(executable, arguments, output: output, environment: environment)
         return (outcome.exitCode, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+    }
+
+    /// A white label with black text on it, or the same label with none.
+    static func label(text: Bool) -> [UInt8] {
+        Array("""
+        <svg xmlns="http://www.w3.org/2000/svg" width="300" height="80"><rect width="300" height="80" fill="#ffffff"/>\(text ? "<text x=\"10\" y=\"55\" font-family=\"sans-serif\" font-size=\"40\" fill=\"#000000\">Imagery</text>" : "")</svg>
+        """.utf8)
     }
 
     /// The image's root filesystem, unpacked into a new directory.
