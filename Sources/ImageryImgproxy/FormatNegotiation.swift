@@ -94,6 +94,30 @@ public struct FormatNegotiation: Sendable, Hashable {
         return listed.first(where: keeps) ?? listed.first
     }
 
+    /// `format:best`'s candidates for a still image and a client of class `accepted`: the
+    /// preferred formats (JPEG and PNG where none are set), and WebP and AVIF where negotiation
+    /// may choose them and the client takes them (a client that takes AVIF takes WebP), each
+    /// only if it keeps the image's alpha. Only JPEG, PNG, WebP and AVIF compete: GIF's palette
+    /// and BMP's size never win on both bytes and fidelity.
+    ///
+    /// ```swift
+    /// negotiation.bestCandidates(accepted: .avif, hasTransparency: false)    // [.jpeg, .png, .webp, .avif]
+    /// negotiation.bestCandidates(accepted: .other, hasTransparency: true)    // [.png]
+    /// ```
+    public func bestCandidates(accepted: AcceptedFormats, hasTransparency: Bool) -> [ImageFormat] {
+        let taken: Set<ImageFormat> = switch accepted {
+        case .avif: [.avif, .webp]
+        case .webp: [.webp]
+        case .other: []
+        }
+        let offered = (preferredFormats.isEmpty ? [.jpeg, .png] : preferredFormats) + [.webp, .avif]
+        var seen: Set<ImageFormat> = []
+        return offered.filter { format in
+            let competes = [.jpeg, .png].contains(format) || (taken.contains(format) && negotiable.contains(format))
+            return competes && writable.contains(format) && !(hasTransparency && format == .jpeg) && seen.insert(format).inserted
+        }
+    }
+
     /// Whether a response for a URL that names `requested` (or none) depends on `Accept`, and so
     /// carries `Vary: Accept`.
     public func variesByAccept(requested: ImageFormat?) -> Bool {

@@ -1,3 +1,5 @@
+import Imagery
+
 /// `autoquality`/`aq`: how a URL asks the server to choose its quality, image by image, as
 /// imgproxy Pro's autoquality does (given away here): `aq:%method:%target:%min:%max:%error`,
 /// every argument optional and, left out, the server's own (`IMAGERY_AUTOQUALITY_*`).
@@ -63,5 +65,29 @@ public struct ImgproxyAutoQuality: Sendable, Hashable {
         }
         if let allowedError, !(allowedError >= 0 && allowedError < 1) { return "the allowed error must be at least 0 and below 1" }
         return nil
+    }
+}
+
+extension ImgproxyAutoQuality {
+    /// The server's autoquality settings (`IMGPROXY_AUTOQUALITY_*`): what a URL's `aq` leaves
+    /// unsaid, whether an image gets autoquality unasked (a method other than `none`), the
+    /// per-format ranges between a URL's range and the plain one, and the resolution above
+    /// which autoquality is skipped.
+    package struct Defaults: Sendable, Hashable {
+        package var quality: ImgproxyAutoQuality
+        package var formatMinimum: [ImageFormat: Int]
+        package var formatMaximum: [ImageFormat: Int]
+        /// 0 for no limit.
+        package var maximumMegapixels: Double
+
+        package init(
+            quality: ImgproxyAutoQuality = ImgproxyAutoQuality(), formatMinimum: [ImageFormat: Int] = [:],
+            formatMaximum: [ImageFormat: Int] = [:], maximumMegapixels: Double = 0
+        ) {
+            self.quality = quality
+            self.formatMinimum = formatMinimum
+            self.formatMaximum = formatMaximum
+            self.maximumMegapixels = maximumMegapixels
+        }
     }
 }

@@ -47,15 +47,9 @@ package struct ImgproxyPlan: Sendable {
         /// Source formats served as they are when the URL asks for no other format
         /// (`IMAGERY_SKIP_PROCESSING_FORMATS`), beside the URL's own `skip_processing`.
         package var skipProcessingFormats: Set<ImageFormat> = []
-        /// What `aq` leaves unsaid (`IMAGERY_AUTOQUALITY_*`); its method `nil` or `none` chooses
-        /// no quality unless a URL asks.
-        package var autoQuality = ImgproxyAutoQuality()
-        /// Per-format quality ranges for autoquality, over its minimum and maximum
-        /// (`IMAGERY_AUTOQUALITY_FORMAT_MIN` and `_MAX`).
-        package var autoQualityFormatMinimum: [ImageFormat: Int] = [:]
-        package var autoQualityFormatMaximum: [ImageFormat: Int] = [:]
-        /// Megapixels above which autoquality is skipped; 0 for none.
-        package var autoQualityMaximumMegapixels: Double = 0
+        /// The server's autoquality (`IMAGERY_AUTOQUALITY_*`); its method `nil` or `none`
+        /// chooses no quality unless a URL asks.
+        package var autoQuality = ImgproxyAutoQuality.Defaults()
 
         package init(
             quality: Int, maximumPixelCount: Int, writableFormats: Set<ImageFormat>,
@@ -140,12 +134,8 @@ package struct ImgproxyPlan: Sendable {
     package var autoQuality: ImgproxyAutoQuality?
     /// `format:best`: every candidate format encoded, the smallest answered.
     package var bestFormat: Bool
-    /// Autoquality's per-format ranges and resolution limit, from the server.
-    package var autoQualityFormatMinimum: [ImageFormat: Int] = [:]
-    package var autoQualityFormatMaximum: [ImageFormat: Int] = [:]
-    package var autoQualityMaximumMegapixels: Double = 0
-    /// The server's plain autoquality range (`IMAGERY_AUTOQUALITY_MIN` and `_MAX`).
-    package var autoQualityRange = (minimum: 70, maximum: 80)
+    /// The server's autoquality: its per-format and plain ranges, and its resolution limit.
+    package var autoQualityDefaults = ImgproxyAutoQuality.Defaults()
 
     package init(
         options: ImgproxyOptions, source: ImageSource, fileExtension: String?, defaults: Defaults
@@ -277,15 +267,12 @@ package struct ImgproxyPlan: Sendable {
         self.bestFormat = fileExtension == "best" || options.bestFormat
         // The URL's minimum and maximum stay its own: the server's per-format ranges come between
         // them and the server's plain ones (qualityTarget(for:pixels:)).
-        var autoQuality = (options.autoQuality ?? ImgproxyAutoQuality()).filled(from: defaults.autoQuality)
+        var autoQuality = (options.autoQuality ?? ImgproxyAutoQuality()).filled(from: defaults.autoQuality.quality)
         autoQuality.minimumQuality = options.autoQuality?.minimumQuality
         autoQuality.maximumQuality = options.autoQuality?.maximumQuality
         if let refusal = autoQuality.refusal { throw ImgproxyError(.invalidOption, "invalid option autoquality: \(refusal)") }
         self.autoQuality = [nil, ImgproxyAutoQuality.Method.none].contains(autoQuality.method) ? nil : autoQuality
-        self.autoQualityFormatMinimum = defaults.autoQualityFormatMinimum
-        self.autoQualityFormatMaximum = defaults.autoQualityFormatMaximum
-        self.autoQualityMaximumMegapixels = defaults.autoQualityMaximumMegapixels
-        self.autoQualityRange = (defaults.autoQuality.minimumQuality ?? 70, defaults.autoQuality.maximumQuality ?? 80)
+        self.autoQualityDefaults = defaults.autoQuality
         let skipped = options.skipProcessing.union(defaults.skipProcessingFormats)
         self.bypass = options.raw ? .raw : skipped.isEmpty ? nil : .formats(skipped)
         self.maximumSourceBytes = options.security.sourceBytes
@@ -357,9 +344,10 @@ extension ImgproxyPlan {
     /// does without a model.
     package func qualityTarget(for format: ImageFormat, pixels: Int) -> QualityTarget? {
         guard let autoQuality, let method = autoQuality.method, [.jpeg, .webp, .avif, .heic, .jxl].contains(format) else { return nil }
-        if autoQualityMaximumMegapixels > 0, Double(pixels) > autoQualityMaximumMegapixels * 1_000_000 { return nil }
-        let low = autoQuality.minimumQuality ?? autoQualityFormatMinimum[format] ?? autoQualityRange.minimum
-        let high = max(low, autoQuality.maximumQuality ?? autoQualityFormatMaximum[format] ?? autoQualityRange.maximum)
+        let server = autoQualityDefaults
+        if server.maximumMegapixels > 0, Double(pixels) > server.maximumMegapixels * 1_000_000 { return nil }
+        let low = autoQuality.minimumQuality ?? server.formatMinimum[format] ?? server.quality.minimumQuality ?? 70
+        let high = max(low, autoQuality.maximumQuality ?? server.formatMaximum[format] ?? server.quality.maximumQuality ?? 80)
         switch method {
         case .none: return nil
         case .size: return QualityTarget(.bytes(Int(autoQuality.target ?? 0)), qualities: low...high)

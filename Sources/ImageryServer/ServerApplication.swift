@@ -87,12 +87,14 @@ package struct ServerApplication: Sendable {
             admission: Admission(configuration: configuration, metrics: serverMetrics), metrics: serverMetrics,
             now: configuration.clock
         )
+        var renderer = ImageRenderer(
+            pipeline: pipeline, negotiation: configuration.negotiation, encoding: configuration.encoding,
+            svg: configuration.svg, headers: configuration.headerPolicy, now: configuration.clock, logger: logger
+        )
+        renderer.encodes = { serverMetrics.imageEncoded(encodes: $0) }
         var images = ImageEndpoint(
             preflight: preflight,
-            renderer: ImageRenderer(
-                pipeline: pipeline, negotiation: configuration.negotiation, encoding: configuration.encoding,
-                svg: configuration.svg, headers: configuration.headerPolicy, now: configuration.clock, logger: logger
-            ),
+            renderer: renderer,
             tiers: tiers,
             negotiation: configuration.negotiation,
             settings: digest, clientHints: configuration.enableClientHints,

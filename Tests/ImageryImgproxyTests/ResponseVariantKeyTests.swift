@@ -40,6 +40,20 @@ struct ResponseVariantKeyTests {
         #expect(noWebP.format(requested: nil, accepted: .avif, hasTransparency: false, isAnimated: true) == .gif)
     }
 
+    @Test("format:best's candidates: the preferred formats (JPEG and PNG by default), WebP and AVIF only for clients that take them and where negotiation may choose them, none that drops alpha")
+    func bestCandidates() {
+        var negotiation = FormatNegotiation(writable: [.jpeg, .png, .gif, .webp, .avif, .bmp])
+        #expect(negotiation.bestCandidates(accepted: .avif, hasTransparency: false) == [.jpeg, .png, .webp, .avif])
+        #expect(negotiation.bestCandidates(accepted: .webp, hasTransparency: false) == [.jpeg, .png, .webp])
+        #expect(negotiation.bestCandidates(accepted: .other, hasTransparency: false) == [.jpeg, .png])
+        #expect(negotiation.bestCandidates(accepted: .avif, hasTransparency: true) == [.png, .webp, .avif])
+        negotiation.autoAVIF = false
+        #expect(negotiation.bestCandidates(accepted: .avif, hasTransparency: false) == [.jpeg, .png, .webp])
+        negotiation.preferredFormats = [.gif, .png, .bmp, .avif]
+        #expect(negotiation.bestCandidates(accepted: .avif, hasTransparency: false) == [.png, .webp], "GIF and BMP never compete; AVIF only where negotiation may choose it")
+        #expect(FormatNegotiation(writable: [.jpeg, .png]).bestCandidates(accepted: .avif, hasTransparency: false) == [.jpeg, .png])
+    }
+
     @Test("Every part of the key keeps responses apart, and the digest is stable")
     func parts() {
         let key = ResponseVariantKey(path: "/_/w:10/plain/local:///a.jpg", accepted: .webp, settings: "s1")

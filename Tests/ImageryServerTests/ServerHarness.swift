@@ -53,6 +53,14 @@ struct ServerHarness {
         func header(_ name: String) -> String? { headers.first(name: name) }
     }
 
+    /// The value of `series` (name and labels) in this server's `/metrics`; 0 when absent.
+    func metric(_ series: String) -> Double {
+        String(decoding: server.metrics.render(), as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix(series + " ") }
+            .flatMap { $0.split(separator: " ").last }
+            .flatMap { Double($0) } ?? 0
+    }
+
     /// GET `path` (sent as is: the test controls the encoding).
     func get(_ path: String, headers: [(String, String)] = []) async throws -> Reply {
         try await Self.get(port: port, path, headers: headers)

@@ -37,9 +37,9 @@ extension ServerSettingsTests {
         print("imgproxy's open-source settings: \(honoured) of \(ImgproxySettings.all.count) honoured")
     }
 
-    @Test("Every honoured imgproxy setting is read under IMGPROXY_ and IMAGERY_, as the setting of ours it names")
+    @Test("Every honoured imgproxy setting (open-source and Pro) is read under IMGPROXY_ and IMAGERY_, as the setting of ours it names")
     func everyImgproxyNameIsRead() async throws {
-        for imgproxy in ImgproxySettings.all {
+        for imgproxy in ImgproxySettings.readable {
             guard case let .honoured(.setting(name)) = imgproxy.disposition else { continue }
             let setting = ServerSettings.setting(named: name)
             let sample = try #require(Self.samples[name])

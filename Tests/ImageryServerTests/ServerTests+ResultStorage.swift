@@ -34,14 +34,6 @@ extension S3Tests {
         }
     }
 
-    /// The value of `series` (name and labels) in `server`'s `/metrics`.
-    static func metric(_ series: String, of server: ServerHarness) -> Double {
-        String(decoding: server.server.metrics.render(), as: UTF8.self).split(separator: "\n")
-            .first { $0.hasPrefix(series + " ") }
-            .flatMap { $0.split(separator: " ").last }
-            .flatMap { Double($0) } ?? 0
-    }
-
     @Test("A result made by one instance is served by a second, fresh one with zero downloads and zero decodes; a damaged object is a miss")
     func sharedAcrossInstances() async throws {
         let moto = try await MotoServer.start()
@@ -57,7 +49,7 @@ extension S3Tests {
         #expect(made.status == 200)
         await first.server.writes.drain()
         first.cancel()
-        #expect(Self.metric(#"imagery_response_writes_total{tier="bucket"}"#, of: first) == 1)
+        #expect(first.metric(#"imagery_response_writes_total{tier="bucket"}"#) == 1)
         let stored = try await moto.python("""
             listed = s3.list_objects_v2(Bucket="results", Prefix="cache/").get("Contents", [])
             head = s3.head_object(Bucket="results", Key=listed[0]["Key"])
@@ -79,8 +71,8 @@ extension S3Tests {
         ServerHarness.expectImage(served, .jpeg)
         #expect(origin.hits("/photo.jpg") == 1)
         #expect(second.server.pipeline.statistics.downloads == 0 && second.server.pipeline.statistics.decodes == 0)
-        #expect(Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: second) == 1)
-        #expect(Self.metric("imagery_response_misses_total", of: second) == 0)
+        #expect(second.metric(#"imagery_response_hits_total{tier="bucket"}"#) == 1)
+        #expect(second.metric("imagery_response_misses_total") == 0)
 
         // And an object whose body no longer matches its checksum is a miss, processed afresh
         _ = try await moto.python("""
@@ -93,7 +85,7 @@ extension S3Tests {
         let remade = try await third.get(path)
         #expect(remade.status == 200 && remade.body == made.body)
         #expect(third.server.pipeline.statistics.downloads == 1)
-        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="lookup"}"#, of: third) == 1)
+        #expect(third.metric(#"imagery_result_storage_errors_total{operation="lookup"}"#) == 1)
         await third.server.writes.drain()
         await moto.stop()
     }
@@ -121,14 +113,14 @@ extension S3Tests {
             """)
         let second = try await Self.instance(moto)
         #expect(try await second.get(path).header("last-modified") == ServerTests.modified)
-        #expect(origin.hits("/modified.jpg") == 2 && Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: second) == 0)
+        #expect(origin.hits("/modified.jpg") == 2 && second.metric(#"imagery_response_hits_total{tier="bucket"}"#) == 0)
         await second.server.writes.drain()
         second.cancel()
         let third = try await Self.instance(moto)
         defer { third.cancel() }
         let hit = try await third.get(path)
         #expect(hit.header("last-modified") == ServerTests.modified && origin.hits("/modified.jpg") == 2)
-        #expect(Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: third) == 1)
+        #expect(third.metric(#"imagery_response_hits_total{tier="bucket"}"#) == 1)
         await moto.stop()
     }
 
@@ -148,7 +140,7 @@ extension S3Tests {
             return reply.status
         }
         #expect(try await answer(0) == 200)
-        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="write"}"#, of: server) == 0)
+        #expect(server.metric(#"imagery_result_storage_errors_total{operation="write"}"#) == 0)
 
         // When the store stops (SIGSTOP: its socket still takes connections, and never answers)
         moto.process.signal(SIGSTOP)
@@ -158,7 +150,7 @@ extension S3Tests {
         // Then the first two requests' lookups and writes fail at their deadlines, the third's
         // lookup opens the breaker, and from then on the store is not asked
         func count(_ name: String, _ operation: String) -> Double {
-            Self.metric("imagery_result_storage_\(name)_total{operation=\"\(operation)\"}", of: server)
+            server.metric("imagery_result_storage_\(name)_total{operation=\"\(operation)\"}")
         }
         #expect(count("errors", "lookup") == 3 && count("errors", "write") == 2)
         #expect(count("skipped", "lookup") == 1 && count("skipped", "write") == 2)
@@ -242,8 +234,8 @@ extension S3Tests {
         await wrong.server.writes.drain()
         wrong.cancel()
         #expect(refused.status == 200)
-        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="lookup"}"#, of: wrong) == 1)
-        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="write"}"#, of: wrong) == 1)
+        #expect(wrong.metric(#"imagery_result_storage_errors_total{operation="lookup"}"#) == 1)
+        #expect(wrong.metric(#"imagery_result_storage_errors_total{operation="write"}"#) == 1)
 
         // When an instance with the right key answers the URL: its lookup is a clean miss and its PUT is accepted
         let writer = try await Self.instance(moto, credentials: signing)
@@ -251,8 +243,8 @@ extension S3Tests {
         await writer.server.writes.drain()
         writer.cancel()
         #expect(made.status == 200)
-        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="lookup"}"#, of: writer) == 0)
-        #expect(Self.metric(#"imagery_result_storage_errors_total{operation="write"}"#, of: writer) == 0)
+        #expect(writer.metric(#"imagery_result_storage_errors_total{operation="lookup"}"#) == 0)
+        #expect(writer.metric(#"imagery_result_storage_errors_total{operation="write"}"#) == 0)
         let stored = try await moto.python("""
             s3 = boto3.client("s3", endpoint_url="\(moto.endpoint)", region_name="us-east-1",
                               aws_access_key_id="\(parts[0])", aws_secret_access_key="\(parts[1])")
@@ -268,7 +260,7 @@ extension S3Tests {
         defer { reader.cancel() }
         let served = try await reader.get(path)
         #expect(served.status == 200 && served.body == made.body)
-        #expect(Self.metric(#"imagery_response_hits_total{tier="bucket"}"#, of: reader) == 1)
+        #expect(reader.metric(#"imagery_response_hits_total{tier="bucket"}"#) == 1)
         #expect(origin.hits("/photo.jpg") == 2, "the refused instance and the writer downloaded; the reader did not")
         await moto.stop()
     }

@@ -15,6 +15,13 @@ public struct ChosenQuality: Sendable {
     public let encodes: Int
     /// Its DSSIM against the image, when the goal was DSSIM.
     public let dssim: Double?
+
+    package init(bytes: [UInt8], quality: Int, encodes: Int, dssim: Double?) {
+        self.bytes = bytes
+        self.quality = quality
+        self.encodes = encodes
+        self.dssim = dssim
+    }
 }
 
 /// The search behind ``ImageEncoder/encode(_:choosingQualityFor:)``: it starts from a quality
@@ -31,6 +38,11 @@ package enum QualitySearch {
     /// starting estimate, not yet fitted to a corpus: the secant replaces it after the second
     /// encode, so a poor value costs encodes, never the result.
     static let typicalSlope = -0.045
+
+    /// Whether `encoder` writes with a quality a search can choose: lossy JPEG, WebP and AVIF.
+    package static func hasQuality(_ encoder: ImageEncoder) -> Bool {
+        [.jpeg, .webp, .avif].contains(encoder.format) && !encoder.lossless
+    }
 
     static func dssim(
         _ image: Bitmap, encoder: ImageEncoder, target: Double, allowedError: Double, qualities: ClosedRange<Int>
@@ -139,7 +151,7 @@ extension ImageEncoder {
     /// let chosen = try ImageEncoder(format: .webp).encode(photo, choosingQualityFor: QualityTarget(.bytes(50_000), qualities: 40...90))
     /// ```
     public func encode(_ bitmap: Bitmap, choosingQualityFor target: QualityTarget) throws(ImageError) -> ChosenQuality {
-        guard [.jpeg, .webp, .avif].contains(format) else { return ChosenQuality(bytes: try encode(bitmap), quality: quality, encodes: 1, dssim: nil) }
+        guard QualitySearch.hasQuality(self) else { return ChosenQuality(bytes: try encode(bitmap), quality: quality, encodes: 1, dssim: nil) }
         switch target.goal {
         case let .dssim(value, allowedError):
             return try QualitySearch.dssim(bitmap, encoder: self, target: value, allowedError: allowedError, qualities: target.qualities)

@@ -32,15 +32,38 @@ extension ServerConfiguration {
 
     /// `--format-quality` as qualities by format.
     func parseFormatQualities() throws(ServerSetupError) -> [ImageFormat: Int] {
+        try Self.qualities(byFormat: formatQuality, failure: ServerSetupError.formatQuality)
+    }
+
+    /// `format=quality` pairs (`--format-quality`, `--autoquality-format-min` and `-max`) as
+    /// qualities by format.
+    static func qualities(byFormat pairs: [String], failure: (String) -> ServerSetupError) throws(ServerSetupError) -> [ImageFormat: Int] {
         var qualities: [ImageFormat: Int] = [:]
-        for pair in formatQuality {
+        for pair in pairs {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, let format = ImageFormat(imgproxyExtension: parts[0]), let quality = Int(parts[1]), (1...100).contains(quality) else {
-                throw .formatQuality("\(pair.prefix(40)) is not format=quality (1 to 100)")
+                throw failure("\(pair.prefix(40)) is not format=quality (1 to 100)")
             }
             qualities[format] = quality
         }
         return qualities
+    }
+
+    /// What `aq` leaves unsaid, from `--autoquality-*`, checked as a URL's `aq` is.
+    func autoQualityDefaults() throws(ServerSetupError) -> ImgproxyAutoQuality.Defaults {
+        let quality = ImgproxyAutoQuality(
+            method: autoQualityMethod, target: autoQualityTarget, minimumQuality: autoQualityMinimum,
+            maximumQuality: autoQualityMaximum, allowedError: autoQualityAllowedError
+        )
+        if let refusal = quality.refusal {
+            throw .setting(autoQualityMethod == .size ? "autoquality-target" : "autoquality-min", refusal)
+        }
+        return ImgproxyAutoQuality.Defaults(
+            quality: quality,
+            formatMinimum: try Self.qualities(byFormat: autoQualityFormatMinimum) { .setting("autoquality-format-min", $0) },
+            formatMaximum: try Self.qualities(byFormat: autoQualityFormatMaximum) { .setting("autoquality-format-max", $0) },
+            maximumMegapixels: autoQualityMaximumResolution
+        )
     }
 
     /// Reads the images the settings name, once, before the server is made: the watermark and

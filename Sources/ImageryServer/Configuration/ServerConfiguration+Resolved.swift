@@ -13,6 +13,8 @@ package struct ResolvedSettings: Sendable {
     let infoRules: ImgproxyOptionRules
     /// `--format-quality`, by format.
     let formatQualities: [ImageFormat: Int]
+    /// `--autoquality-*`.
+    let autoQuality: ImgproxyAutoQuality.Defaults
     /// The presets, as read from `--presets` and `--presets-path`, for the settings digest.
     let presetsText: String
     /// The `/info` presets, as read from `--info-presets` and `--info-presets-path`.
@@ -56,7 +58,7 @@ extension ServerConfiguration {
         infoRules.base64SourcesIncludeFilename = sourceURLs.base64URLIncludesFilename
         let presetsText = entries.joined(separator: "\n")
         resolved = ResolvedSettings(
-            signer: try makeSigner(), rules: rules, infoRules: infoRules, formatQualities: try parseFormatQualities(), presetsText: presetsText,
+            signer: try makeSigner(), rules: rules, infoRules: infoRules, formatQualities: try parseFormatQualities(), autoQuality: try autoQualityDefaults(), presetsText: presetsText,
             infoPresetsText: infoEntries.joined(separator: "\n"), sourceRewrite: try sourceRewrite(), sourceCipher: try sourceCipher()
         )
     }

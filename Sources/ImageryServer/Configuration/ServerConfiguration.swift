@@ -288,6 +288,19 @@ package struct ServerConfiguration: Sendable {
     package var allowSecurityOptions = false
     /// `format=quality` pairs, over ``defaultQuality``.
     package var formatQuality: [String] = []
+    /// `--autoquality-method`: how every image's quality is chosen when its URL has no `aq`;
+    /// `none` keeps the fixed quality.
+    package var autoQualityMethod = ImgproxyAutoQuality.Method.none
+    /// `--autoquality-target`: DSSIM for `dssim` and `ml`, bytes for `size`.
+    package var autoQualityTarget = 0.02
+    package var autoQualityMinimum = 70
+    package var autoQualityMaximum = 80
+    /// `format=quality` pairs over ``autoQualityMinimum`` and ``autoQualityMaximum``.
+    package var autoQualityFormatMinimum = ["avif=60"]
+    package var autoQualityFormatMaximum = ["avif=65"]
+    package var autoQualityAllowedError = 0.002
+    /// Megapixels above which autoquality is skipped; 0 for none.
+    package var autoQualityMaximumResolution = 0.0
     package var watermarkPath: String?
     package var watermarkURL: String?
     /// Base64 of the watermark image.

@@ -28,7 +28,7 @@ extension ServerSettings {
             }
         }
         lines += ["", "imgproxy's settings are read under their own names (IMGPROXY_NAME, or IMAGERY_NAME), in imgproxy's units:"]
-        for imgproxy in ImgproxySettings.all {
+        for imgproxy in ImgproxySettings.readable {
             lines.append("  \(imgproxy.variable): \(imgproxy.disposition.name)" + (imgproxyNote(imgproxy).map { ", " + $0 } ?? ""))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -71,6 +71,9 @@ extension ServerSettings {
         var lines = ["| imgproxy's variable | Disposition | What imagery-server does |", "|---|---|---|"]
         for imgproxy in ImgproxySettings.all {
             lines.append("| `\(imgproxy.variable)` | \(imgproxy.disposition.name) | \(imgproxyNote(imgproxy) ?? "") |")
+        }
+        for imgproxy in ImgproxySettings.pro {
+            lines.append("| `\(imgproxy.variable)` (Pro) | \(imgproxy.disposition.name) | \(imgproxyNote(imgproxy) ?? "") |")
         }
         return lines.joined(separator: "\n") + "\n"
     }

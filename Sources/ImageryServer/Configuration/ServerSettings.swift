@@ -18,8 +18,8 @@ package enum ServerSettings {
     /// The tables, titled by concern, in the order help and docs show them.
     package static let concerns: [(title: String, settings: [ServerSetting])] = [
         ("Network", network), ("Timeouts", timeouts), ("Security", security), ("Sources", sources), ("Limits", limits),
-        ("Responses", responses), ("Freshness and fallback", freshness), ("Processing", processing), ("Decoding", decoding),
-        ("Caches", caches), ("Logging", logging),
+        ("Responses", responses), ("Freshness and fallback", freshness), ("Processing", processing), ("Autoquality", autoQuality),
+        ("Decoding", decoding), ("Caches", caches), ("Logging", logging),
     ]
 
     /// Every setting.
@@ -116,7 +116,7 @@ package enum ServerSettings {
 
     /// The variables of ours or imgproxy's that name no setting, each said by name.
     private static func unknownVariables(in environment: [String: String]) -> [String] {
-        let known = Set(all.map(\.variable) + ImgproxySettings.all.flatMap { [$0.variable, $0.ownVariable] } + ["IMAGERY_CONFIG"])
+        let known = Set(all.map(\.variable) + ImgproxySettings.readable.flatMap { [$0.variable, $0.ownVariable] } + ["IMAGERY_CONFIG"])
         return environment.keys.filter { ($0.hasPrefix("IMAGERY_") || $0.hasPrefix("IMGPROXY_")) && !known.contains($0) }.sorted().map { name in
             ImgproxySettings.isProSetting(name)
                 ? "\(name) is an imgproxy Pro setting, which imagery-server does not offer; it is ignored"

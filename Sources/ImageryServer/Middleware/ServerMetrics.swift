@@ -17,6 +17,7 @@ package final class ServerMetrics: Sendable {
     private let writes: [Tier: Counter]
     private let storageFailures: [StorageOperation: Counter]
     private let storageSkips: [StorageOperation: Counter]
+    private let encodes: ValueHistogram
     /// One counter per status, made on first use (the registry returns the same one for a
     /// name and labels, but making it takes its lock; this map is read far more often).
     private let byStatus = Locked<[Int: Counter]>([:])   // not Mutex: TSan cannot see its futex
@@ -53,6 +54,10 @@ package final class ServerMetrics: Sendable {
         storageFailures = Dictionary(uniqueKeysWithValues: StorageOperation.allCases.map {
             ($0, registry.makeCounter(descriptor: failureName, labels: [("operation", $0.rawValue)]))
         })
+        encodes = registry.makeValueHistogram(
+            descriptor: name("image_encodes", unit: "", "Encodes each still image took: 1 at a fixed quality, more with autoquality (aq) or format:best."),
+            buckets: [1, 2, 3, 4, 6, 8, 12, 16, 24]
+        )
         let skipName = name(
             "result_storage_skipped", unit: "total", "Result-storage lookups and writes not tried because the store kept failing (its circuit breaker was open)."
         )
@@ -76,6 +81,8 @@ package final class ServerMetrics: Sendable {
     func resultStorageFailed(_ operation: StorageOperation) { storageFailures[operation]?.increment() }
 
     func resultStorageSkipped(_ operation: StorageOperation) { storageSkips[operation]?.increment() }
+
+    func imageEncoded(encodes count: Int) { encodes.record(Double(count)) }
 
     func requestStarted() { inFlight.increment() }
 

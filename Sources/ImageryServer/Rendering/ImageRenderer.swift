@@ -23,6 +23,8 @@ struct ImageRenderer: Sendable {
     /// Seconds since 1970: when an answer is made.
     let now: @Sendable () -> Int
     let logger: Logger
+    /// Told how many encodes each still took (autoquality and `format:best` take several).
+    var encodes: (@Sendable (Int) -> Void)?
 
     func render(_ plan: ImgproxyPlan, accepted: AcceptedFormats) async throws(ServerError) -> CachedResponse {
         var request = plan.request
@@ -99,30 +101,45 @@ struct ImageRenderer: Sendable {
             requested: plan.format, accepted: accepted, hasTransparency: response.image.hasTransparency, isAnimated: response.isAnimated,
             source: response.image.metadata.format
         )
-        let encoder: ImageEncoder
-        do {
-            encoder = encoding.applied(to: try ImageEncoder(format: format, quality: plan.formatQuality[format] ?? plan.quality, background: plan.background))
-        } catch {
-            throw encodingFailed(format, error)
-        }
-        let bytes: [UInt8]
+        let bytes: [UInt8], answered: ImageFormat
         if let stream = response.animationStream, ImageEncoder.animatedFormats.contains(format) {
-            bytes = try await encode(stream, with: encoder)
+            bytes = try await encode(stream, with: try encoder(format, for: plan))
+            answered = format
         } else {
-            let image = response.image, limit = plan.maximumBytes
-            let target = plan.qualityTarget(for: format, pixels: image.width * image.height)
+            let image = response.image, limit = plan.maximumBytes, pixels = image.width * image.height
+            // format:best competes only where nothing else names the format, and only for stills.
+            var formats = [format]
+            if plan.bestFormat, plan.format == nil {
+                formats += negotiation.bestCandidates(accepted: accepted, hasTransparency: image.hasTransparency).filter { $0 != format }
+            }
+            var candidates: [Candidate] = []
+            for candidate in formats {
+                candidates.append(Candidate(encoder: try encoder(candidate, for: plan), target: plan.qualityTarget(for: candidate, pixels: pixels)))
+            }
+            let encoded: Encoded
             do {
-                bytes = try await ImagePipeline.runHeavyWork { () throws(ImageError) in
-                    try Self.encode(image, with: encoder, choosingQualityFor: target, fittingIn: limit)
+                encoded = try await ImagePipeline.runHeavyWork { [candidates] () throws(ImageError) in
+                    try Self.encode(image, as: candidates, fittingIn: limit)
                 }
             } catch {
                 throw encodingFailed(format, error)
             }
+            (bytes, answered) = (encoded.bytes, encoded.format)
+            encodes?(encoded.encodes)
         }
         return tagged(
-            bytes, contentType: format.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format),
+            bytes, contentType: answered.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format),
             source: source ?? response.sourceHeaders
         )
+    }
+
+    /// The encoder for `format` with the plan's quality and background and the server's settings.
+    private func encoder(_ format: ImageFormat, for plan: ImgproxyPlan) throws(ServerError) -> ImageEncoder {
+        do {
+            return encoding.applied(to: try ImageEncoder(format: format, quality: plan.formatQuality[format] ?? plan.quality, background: plan.background))
+        } catch {
+            throw encodingFailed(format, error)
+        }
     }
 
     /// The SVG source of `request`, answered as SVG.
@@ -188,40 +205,7 @@ struct ImageRenderer: Sendable {
         return try result.get()
     }
 
-    /// `image` encoded, and with a byte limit (`max_bytes`) on a lossy format, at the highest
-    /// quality whose body fits, found by halving the range in at most five encodes; the lowest
-    /// tried when none fits, as imgproxy answers.
-    static func encode(
-        _ image: Bitmap, with encoder: ImageEncoder, choosingQualityFor target: QualityTarget?, fittingIn limit: Int
-    ) throws(ImageError) -> [UInt8] {
-        var encoder = encoder
-        let first: [UInt8]
-        if let target {
-            // As imgproxy orders them: autoquality chooses, then max_bytes lowers from its choice.
-            let chosen = try encoder.encode(image, choosingQualityFor: target)
-            encoder.quality = chosen.quality
-            first = chosen.bytes
-        } else {
-            first = try encoder.encode(image)
-        }
-        guard limit > 0, first.count > limit, [.jpeg, .webp, .avif].contains(encoder.format) else { return first }
-        var (low, high) = (1, encoder.quality - 1)
-        var best: [UInt8]?, smallest = first
-        for _ in 0..<4 where low <= high {
-            encoder.quality = (low + high + 1) / 2
-            let bytes = try encoder.encode(image)
-            if bytes.count <= limit {
-                best = bytes
-                low = encoder.quality + 1
-            } else {
-                if bytes.count < smallest.count { smallest = bytes }
-                high = encoder.quality - 1
-            }
-        }
-        return best ?? smallest
-    }
-
-    private func encodingFailed(_ format: ImageFormat, _ error: ImageError) -> ServerError {
+    func encodingFailed(_ format: ImageFormat, _ error: ImageError) -> ServerError {
         logger.error("encoding failed", metadata: ["format": "\(format)", "error": "\(error)"])
         return ServerError(status: .internalServerError, message: "encoding failed", detail: "\(format): \(error)")
     }

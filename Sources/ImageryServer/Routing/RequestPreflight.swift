@@ -49,6 +49,7 @@ package struct RequestPreflight: Sendable {
             watermark: watermark, formatQuality: resolved.formatQualities
         )
         defaults.maximumResultDimension = configuration.maximumResultDimension
+        defaults.autoQuality = resolved.autoQuality
         defaults.skipProcessingFormats = Set(configuration.skipProcessingFormats)
         self.init(
             signer: resolved.signer,

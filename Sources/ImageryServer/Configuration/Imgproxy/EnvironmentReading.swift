@@ -41,7 +41,7 @@ struct EnvironmentReading {
             (prefix: "imgproxy", reader: ConfigReader(provider: variables.prefixKeys(with: "imgproxy"))),
             (prefix: "imagery", reader: ConfigReader(provider: variables.prefixKeys(with: "imagery"))),
         ]
-        for imgproxy in ImgproxySettings.all {
+        for imgproxy in ImgproxySettings.readable {
             for (prefix, reader) in readers {
                 let variable = prefix.uppercased() + "_" + imgproxy.name
                 // Our own variable of the same name was read as ours already.

@@ -7,8 +7,12 @@ package enum ImgproxySettings {
     package static let all: [ImgproxySetting] = signature + server + security + cookies + compression + formats + watermark
         + fallback + presets + sources + monitoring + reporting + logging + memory + miscellaneous + environment
 
+    /// Every setting read from an environment: the open-source ones, and the Pro ones this
+    /// server offers or refuses by name (``pro``).
+    package static let readable: [ImgproxySetting] = all + pro
+
     /// The settings by name.
-    package static let byName: [String: ImgproxySetting] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    package static let byName: [String: ImgproxySetting] = Dictionary(uniqueKeysWithValues: readable.map { ($0.name, $0) })
 
     /// The settings whose empty value is a value, not "unset", as imgproxy reads them: an empty
     /// query separator turns query extraction off.

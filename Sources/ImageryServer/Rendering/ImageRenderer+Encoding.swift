@@ -1,0 +1,110 @@
+import Imagery
+import ImageryCodecs
+
+/// A still's encode: autoquality (`aq`) chooses each format's quality, `format:best` keeps the
+/// smallest format that is no worse, and `max_bytes` lowers the quality from there. These run
+/// on the heavy-work threads, on the processed bitmap: nothing is decoded or resized again.
+extension ImageRenderer {
+    /// A format to encode in, and what its quality is chosen for (`nil`: its fixed quality).
+    struct Candidate: Sendable {
+        let encoder: ImageEncoder
+        let target: QualityTarget?
+    }
+
+    /// What was answered: the body, its format, and how many encodes it took.
+    struct Encoded: Sendable {
+        let bytes: [UInt8]
+        let format: ImageFormat
+        let encodes: Int
+    }
+
+    /// Where an image has fewer distinct colours than this share of its pixels (drawings, logos,
+    /// screenshots, greyscale), `format:best` also tries lossless encodings, which can beat a
+    /// lossy codec on both counts there. A photo has far more; a lossless encode of it never
+    /// wins, and is not tried. (Its mean gradient does not tell them apart: a smooth sky scores
+    /// below an antialiased logo.)
+    static let losslessColourShare = 0.05
+
+    /// Whether `image` has few enough colours for lossless encodings to compete; it stops
+    /// counting once there are too many.
+    static func hasFewColours(_ image: Bitmap) -> Bool {
+        let limit = Int(Double(image.width * image.height) * losslessColourShare)
+        var colours = Set<UInt32>(minimumCapacity: min(limit + 1, 1 << 16))
+        return image.pixels.withUnsafeBufferPointer { pixels in
+            for row in 0..<image.height {
+                let start = row * image.bytesPerRow
+                for column in 0..<image.width {
+                    let at = start + column * 4
+                    let colour = UInt32(pixels[at]) << 24 | UInt32(pixels[at + 1]) << 16 | UInt32(pixels[at + 2]) << 8 | UInt32(pixels[at + 3])
+                    if colours.insert(colour).inserted, colours.count > limit { return false }
+                }
+            }
+            return true
+        }
+    }
+
+    /// `image` encoded as the first of `candidates` (the format negotiation chose), or, with
+    /// more (`format:best`), as the smallest of them whose DSSIM is no worse than the first's
+    /// (or than autoquality's target, where one is set); then, with a byte limit (`max_bytes`)
+    /// on a lossy format, at the highest quality whose body fits.
+    static func encode(_ image: Bitmap, as candidates: [Candidate], fittingIn limit: Int) throws(ImageError) -> Encoded {
+        var encodes = 0
+        var (chosen, encoder) = try choose(image, among: candidates, encodes: &encodes)
+        // As imgproxy orders them: the format and quality are chosen, then max_bytes lowers
+        // from there, with the same search as aq:size.
+        if limit > 0, chosen.bytes.count > limit, chosen.quality > 1, QualitySearch.hasQuality(encoder) {
+            encoder.quality = chosen.quality
+            let fitted = try encoder.encode(image, choosingQualityFor: QualityTarget(.bytes(limit), qualities: 1...chosen.quality - 1))
+            encodes += fitted.encodes
+            if fitted.bytes.count < chosen.bytes.count { chosen = fitted }
+        }
+        return Encoded(bytes: chosen.bytes, format: encoder.format, encodes: encodes)
+    }
+
+    /// The first candidate's encode, or the smallest eligible of every candidate's.
+    private static func choose(_ image: Bitmap, among candidates: [Candidate], encodes: inout Int) throws(ImageError) -> (ChosenQuality, ImageEncoder) {
+        let first = candidates[0]
+        guard candidates.count > 1 else {
+            let chosen = try encoded(image, first)
+            encodes += chosen.encodes
+            return (chosen, first.encoder)
+        }
+        var tried = candidates
+        if hasFewColours(image) {
+            tried += candidates.filter { $0.encoder.format == .webp }.map { candidate in
+                var lossless = candidate.encoder
+                lossless.lossless = true
+                return Candidate(encoder: lossless, target: nil)
+            }
+        } else {
+            // PNG of a photo: never the smallest, unless nothing lossy keeps its alpha.
+            tried = tried.enumerated().filter { $0.offset == 0 || $0.element.encoder.format != .png }.map(\.element)
+        }
+        let reference = StructuralSimilarity.Reference(image, background: first.encoder.background)
+        var results: [(chosen: ChosenQuality, encoder: ImageEncoder, dssim: Double)] = []
+        for candidate in tried {
+            let chosen = try encoded(image, candidate)
+            encodes += chosen.encodes
+            let dssim: Double
+            if candidate.encoder.lossless || candidate.encoder.format == .png {
+                dssim = 0
+            } else if let measured = chosen.dssim {
+                dssim = measured
+            } else {
+                dssim = reference.dssim(try ImageDecoder().decode(chosen.bytes))
+            }
+            results.append((chosen, candidate.encoder, dssim))
+        }
+        // No worse than negotiation's own answer, or than the target autoquality aimed at.
+        var bound = results[0].dssim
+        if case let .dssim(target, allowedError)? = first.target?.goal { bound = max(bound, target + allowedError) }
+        let best = results.filter { $0.dssim <= bound + 1e-9 }.min { $0.chosen.bytes.count < $1.chosen.bytes.count } ?? results[0]
+        return (best.chosen, best.encoder)
+    }
+
+    /// `candidate`'s encode at the quality its target chooses, or at its fixed quality.
+    private static func encoded(_ image: Bitmap, _ candidate: Candidate) throws(ImageError) -> ChosenQuality {
+        if let target = candidate.target { return try candidate.encoder.encode(image, choosingQualityFor: target) }
+        return ChosenQuality(bytes: try candidate.encoder.encode(image), quality: candidate.encoder.quality, encodes: 1, dssim: nil)
+    }
+}
