@@ -46,7 +46,8 @@ extension ImageRenderer {
     /// `image` encoded as the first of `candidates` (the format negotiation chose), or, with
     /// more (`format:best`), as the smallest of them whose DSSIM is no worse than the first's
     /// (or than autoquality's target, where one is set); then, with a byte limit (`max_bytes`)
-    /// on a lossy format, at the highest quality whose body fits.
+    /// on a lossy format, at the highest quality whose body fits. DSSIM is measured against
+    /// `image` itself, before encoding.
     static func encode(_ image: Bitmap, as candidates: [Candidate], fittingIn limit: Int) throws(ImageError) -> Encoded {
         var encodes = 0
         var (chosen, encoder) = try choose(image, among: candidates, encodes: &encodes)
@@ -80,26 +81,31 @@ extension ImageRenderer {
             // PNG of a photo: never the smallest, unless nothing lossy keeps its alpha.
             tried = tried.enumerated().filter { $0.offset == 0 || $0.element.encoder.format != .png }.map(\.element)
         }
-        let reference = StructuralSimilarity.Reference(image, background: first.encoder.background)
-        var results: [(chosen: ChosenQuality, encoder: ImageEncoder, dssim: Double)] = []
+        var results: [(chosen: ChosenQuality, encoder: ImageEncoder)] = []
         for candidate in tried {
             let chosen = try encoded(image, candidate)
             encodes += chosen.encodes
-            let dssim: Double
-            if candidate.encoder.lossless || candidate.encoder.format == .png {
-                dssim = 0
-            } else if let measured = chosen.dssim {
-                dssim = measured
-            } else {
-                dssim = reference.dssim(try ImageDecoder().decode(chosen.bytes))
-            }
-            results.append((chosen, candidate.encoder, dssim))
+            results.append((chosen, candidate.encoder))
+        }
+        // Only a candidate smaller than negotiation's answer can win, so DSSIM is measured only
+        // for those, smallest first, and for that answer itself: often none at all.
+        let negotiated = results[0]
+        let smaller = results.dropFirst().filter { $0.chosen.bytes.count < negotiated.chosen.bytes.count }
+            .sorted { $0.chosen.bytes.count < $1.chosen.bytes.count }
+        guard !smaller.isEmpty else { return negotiated }
+        let reference = StructuralSimilarity.Reference(image, background: first.encoder.background)
+        func dssim(_ result: (chosen: ChosenQuality, encoder: ImageEncoder)) throws(ImageError) -> Double {
+            if result.encoder.lossless || result.encoder.format == .png { return 0 }
+            if let measured = result.chosen.dssim { return measured }
+            return reference.dssim(try ImageDecoder().decode(result.chosen.bytes))
         }
         // No worse than negotiation's own answer, or than the target autoquality aimed at.
-        var bound = results[0].dssim
+        var bound = try dssim(negotiated)
         if case let .dssim(target, allowedError)? = first.target?.goal { bound = max(bound, target + allowedError) }
-        let best = results.filter { $0.dssim <= bound + 1e-9 }.min { $0.chosen.bytes.count < $1.chosen.bytes.count } ?? results[0]
-        return (best.chosen, best.encoder)
+        for result in smaller {
+            if try dssim(result) <= bound + 1e-9 { return result }
+        }
+        return negotiated
     }
 
     /// `candidate`'s encode at the quality its target chooses, or at its fixed quality.
