@@ -28,12 +28,15 @@ extension ImageRenderer {
     /// Whether `image` has few enough colours for lossless encodings to compete; it stops
     /// counting once there are too many.
     static func hasFewColours(_ image: Bitmap) -> Bool {
-        let limit = Int(Double(image.width * image.height) * losslessColourShare)
+        // Every other pixel of every other row: a quarter of the work, the same answer for a
+        // drawing or a photo.
+        let samples = ((image.width + 1) / 2) * ((image.height + 1) / 2)
+        let limit = Int(Double(samples) * losslessColourShare)
         var colours = Set<UInt32>(minimumCapacity: min(limit + 1, 1 << 16))
         return image.pixels.withUnsafeBufferPointer { pixels in
-            for row in 0..<image.height {
+            for row in stride(from: 0, to: image.height, by: 2) {
                 let start = row * image.bytesPerRow
-                for column in 0..<image.width {
+                for column in stride(from: 0, to: image.width, by: 2) {
                     let at = start + column * 4
                     let colour = UInt32(pixels[at]) << 24 | UInt32(pixels[at + 1]) << 16 | UInt32(pixels[at + 2]) << 8 | UInt32(pixels[at + 3])
                     if colours.insert(colour).inserted, colours.count > limit { return false }
@@ -48,9 +51,18 @@ extension ImageRenderer {
     /// (or than autoquality's target, where one is set); then, with a byte limit (`max_bytes`)
     /// on a lossy format, at the highest quality whose body fits. DSSIM is measured against
     /// `image` itself, before encoding.
-    static func encode(_ image: Bitmap, as candidates: [Candidate], fittingIn limit: Int) throws(ImageError) -> Encoded {
+    ///
+    /// Everything runs on the heavy-work threads; `format:best`'s candidates are encoded there
+    /// side by side, each with its own quality search.
+    static func encode(_ image: Bitmap, as candidates: [Candidate], fittingIn limit: Int) async throws(ImageError) -> Encoded {
+        try await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async throws(ImageError) -> Encoded in
+            try await encodeOnHeavyWork(image, as: candidates, fittingIn: limit)
+        }
+    }
+
+    private static func encodeOnHeavyWork(_ image: Bitmap, as candidates: [Candidate], fittingIn limit: Int) async throws(ImageError) -> Encoded {
         var encodes = 0
-        var (chosen, encoder) = try choose(image, among: candidates, encodes: &encodes)
+        var (chosen, encoder) = try await choose(image, among: candidates, encodes: &encodes)
         // As imgproxy orders them: the format and quality are chosen, then max_bytes lowers
         // from there, with the same search as aq:size.
         if limit > 0, chosen.bytes.count > limit, chosen.quality > 1, QualitySearch.hasQuality(encoder) {
@@ -63,7 +75,7 @@ extension ImageRenderer {
     }
 
     /// The first candidate's encode, or the smallest eligible of every candidate's.
-    private static func choose(_ image: Bitmap, among candidates: [Candidate], encodes: inout Int) throws(ImageError) -> (ChosenQuality, ImageEncoder) {
+    private static func choose(_ image: Bitmap, among candidates: [Candidate], encodes: inout Int) async throws(ImageError) -> (ChosenQuality, ImageEncoder) {
         let first = candidates[0]
         guard candidates.count > 1 else {
             let chosen = try encoded(image, first)
@@ -82,8 +94,7 @@ extension ImageRenderer {
             tried = tried.enumerated().filter { $0.offset == 0 || $0.element.encoder.format != .png }.map(\.element)
         }
         var results: [(chosen: ChosenQuality, encoder: ImageEncoder)] = []
-        for candidate in tried {
-            let chosen = try encoded(image, candidate)
+        for (chosen, candidate) in zip(try await encodedSideBySide(image, tried), tried) {
             encodes += chosen.encodes
             results.append((chosen, candidate.encoder))
         }
@@ -106,6 +117,25 @@ extension ImageRenderer {
             if try dssim(result) <= bound + 1e-9 { return result }
         }
         return negotiated
+    }
+
+    /// Every candidate's encode, in `candidates`' order, each a child task on the caller's
+    /// executor (the heavy-work threads): the slowest encoder sets the time, not their sum.
+    private static func encodedSideBySide(_ image: Bitmap, _ candidates: [Candidate]) async throws(ImageError) -> [ChosenQuality] {
+        let outcomes = await withTaskGroup(of: (Int, Result<ChosenQuality, ImageError>).self) { group in
+            for (index, candidate) in candidates.enumerated() {
+                group.addTask { (index, Result { () throws(ImageError) in try encoded(image, candidate) }) }
+            }
+            var outcomes = [Result<ChosenQuality, ImageError>?](repeating: nil, count: candidates.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes
+        }
+        var chosen: [ChosenQuality] = []
+        for outcome in outcomes {
+            guard let outcome else { throw .invalidRequest("an encode did not finish") }
+            chosen.append(try outcome.get())
+        }
+        return chosen
     }
 
     /// `candidate`'s encode at the quality its target chooses, or at its fixed quality.

@@ -118,9 +118,7 @@ struct ImageRenderer: Sendable {
             }
             let encoded: Encoded
             do {
-                encoded = try await ImagePipeline.runHeavyWork { [candidates] () throws(ImageError) in
-                    try Self.encode(image, as: candidates, fittingIn: limit)
-                }
+                encoded = try await Self.encode(image, as: candidates, fittingIn: limit)
             } catch {
                 throw encodingFailed(format, error)
             }
