@@ -203,7 +203,7 @@ struct ImageRenderer: Sendable {
         return try result.get()
     }
 
-    func encodingFailed(_ format: ImageFormat, _ error: ImageError) -> ServerError {
+    private func encodingFailed(_ format: ImageFormat, _ error: ImageError) -> ServerError {
         logger.error("encoding failed", metadata: ["format": "\(format)", "error": "\(error)"])
         return ServerError(status: .internalServerError, message: "encoding failed", detail: "\(format): \(error)")
     }
