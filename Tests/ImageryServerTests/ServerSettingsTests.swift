@@ -26,7 +26,7 @@ struct ServerSettingsTests {
         "cache-dir": ("/tmp/imagery-settings-test", "/tmp/imagery-settings-test"), "cache-lock-timeout": ("3", "3"), "log-level": ("debug", "debug"),
         "presets": ("thumb=w:100,blurry=bl:2", "thumb=w:100,blurry=bl:2"), "presets-path": ("/dev/null", "/dev/null"),
         "only-presets": ("true", "true"), "allowed-processing-options": ("w,h", "w,h"), "allow-security-options": ("true", "true"),
-        "format-quality": ("jpeg=70,avif=50", "jpeg=70,avif=50"),
+        "format-quality": ("jpeg=70,avif=50", "jpeg=70,avif=50"), "enable-debug-headers": ("true", "true"),
         "autoquality-method": ("dssim", "dssim"), "autoquality-target": ("0.01", "0.01"), "autoquality-min": ("60", "60"),
         "autoquality-max": ("90", "90"), "autoquality-format-min": ("webp=50", "webp=50"), "autoquality-format-max": ("webp=85", "webp=85"),
         "autoquality-allowed-error": ("0.004", "0.004"), "autoquality-max-resolution": ("2.5", "2.5"), "watermark-path": ("/tmp/imagery-watermark.png", "/tmp/imagery-watermark.png"),

@@ -190,7 +190,7 @@ extension ServerTests {
         let disk = try #require((first.server.images.tiers.shared.first as? ResponseDiskTier)?.store as? DiskCache)
         let key = ResponseVariantKey(path: path, accepted: .other, settings: ServerSettings.settingsDigest(of: first.server.configuration))
         let stored = try #require(await disk.cachedData(for: "response/" + key.digest))
-        #expect(stored.starts(with: Array("IMR2".utf8)))
+        #expect(stored.starts(with: Array("IMR3".utf8)))
 
         // An entry as version 1 wrote it: type, tag, Vary, body; no freshness.
         var old = Array("IMR1".utf8)

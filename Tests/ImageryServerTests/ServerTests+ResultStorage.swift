@@ -60,14 +60,20 @@ extension S3Tests {
         // Its key is the prefix and a SHA-256 in hex: no segment of it can be . or .., whatever the URL held.
         #expect(fields.last?.wholeMatch(of: /cache\/[0-9a-f]{64}/) != nil, "\(stored)")
 
-        // When a fresh instance, with nothing in memory, is asked the same
-        let second = try await Self.instance(moto)
+        // When a fresh instance, with nothing in memory and debug headers on, is asked the same
+        let second = try await Self.instance(moto) { $0.enableDebugHeaders = true }
         defer { second.cancel() }
         let served = try await second.get(path)
 
-        // Then it answers the same bytes and headers from the bucket, without the origin
+        // Then it answers the same bytes and headers from the bucket, without the origin, and
+        // what the first made it from (kept in the object's metadata though it was not sent)
         #expect(served.status == 200 && served.body == made.body)
         #expect(served.header("etag") == made.header("etag"))
+        let rocket = try #require(ImageHeader.size(of: Fixtures.rocket))
+        #expect(served.header("x-origin-content-length") == String(Fixtures.rocket.count))
+        #expect(served.header("x-origin-width") == String(rocket.width) && served.header("x-origin-height") == String(rocket.height))
+        #expect(served.header("x-result-width") == "120" && served.header("x-imagery-quality") == "80")
+        #expect(made.header("x-origin-width") == nil)
         ServerHarness.expectImage(served, .jpeg)
         #expect(origin.hits("/photo.jpg") == 1)
         #expect(second.server.pipeline.statistics.downloads == 0 && second.server.pipeline.statistics.decodes == 0)

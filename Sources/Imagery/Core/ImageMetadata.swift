@@ -19,6 +19,14 @@ public struct ImageMetadata: Sendable, Hashable {
     public var colorProfile: ColorProfileInfo?
     /// Damage a ``DecodingPolicy/lenient`` decode tolerated. Empty for a complete image.
     public var warnings: [String]
+    /// How many bytes the source's encoded image was, where the pipeline decoded it (a decoder
+    /// called on its own does not know what its caller read); `nil` for pixels made in memory.
+    ///
+    /// ```swift
+    /// let response = try await pipeline.response(for: request)
+    /// print(response.metadata.sourceByteCount ?? 0)  // 482113: what was downloaded and decoded
+    /// ```
+    public var sourceByteCount: Int?
 
     /// Metadata for an image of `originalWidth` × `originalHeight` stored pixels.
     public init(
@@ -36,6 +44,7 @@ public struct ImageMetadata: Sendable, Hashable {
         self.decodeScale = decodeScale
         self.colorProfile = colorProfile
         self.warnings = warnings
+        self.sourceByteCount = nil
     }
 
     /// `true` when a lenient decode filled in missing or damaged data.

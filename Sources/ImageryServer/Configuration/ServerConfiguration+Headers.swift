@@ -7,6 +7,7 @@ extension ServerConfiguration {
         policy.usesLastModified = useLastModified
         policy.lastModifiedBuster = lastModifiedBuster.flatMap(HTTPDate.parseRFC3339)
         policy.passesCacheControlThrough = cacheControlPassthrough
+        policy.sendsDebugHeaders = enableDebugHeaders
         return policy
     }
 

@@ -246,6 +246,9 @@ package struct ServerConfiguration: Sendable {
     package var lastModifiedBuster: String?
     /// Whether the source's `Cache-Control` (or `Expires`) replaces ours. Default: `false`.
     package var cacheControlPassthrough = false
+    /// Whether image answers carry debug headers: the source's bytes and size, the result's
+    /// size, and the quality it was encoded at. Default: `false`.
+    package var enableDebugHeaders = false
     /// Whether image answers carry `Link: <source>; rel="canonical"` for http(s) sources.
     /// Default: `false`.
     package var setCanonicalHeader = false

@@ -7,6 +7,9 @@ extension ServerSettings {
         .text("last-modified-buster", "An RFC 3339 time (2024-05-01T12:00:00Z) no Last-Modified is earlier than: every image counts as modified then at the earliest.", \.lastModifiedBuster, imgproxy: "IMGPROXY_LAST_MODIFIED_BUSTER", check: ServerConfiguration.rfc3339Problem).changing(.storedHeaders),
         .flag("cache-control-passthrough", "Send the source's Cache-Control (or its Expires as a max-age) in place of --cache-control; what it forbids storing is stored in no tier, and what it ages out is made again.", \.cacheControlPassthrough, imgproxy: "IMGPROXY_CACHE_CONTROL_PASSTHROUGH").changing(.storedHeaders),
         .flag("set-canonical-header", "Send Link: <source>; rel=\"canonical\" with images of http(s) sources.", \.setCanonicalHeader, imgproxy: "IMGPROXY_SET_CANONICAL_HEADER").changing(.storedHeaders),
+        // Every tier keeps what the headers say whether or not they are sent: turning them on
+        // changes nothing stored.
+        .flag("enable-debug-headers", "Send X-Origin-Content-Length, X-Origin-Width, X-Origin-Height, X-Result-Width, X-Result-Height (as imgproxy) and X-Imagery-Quality, the quality the answer was encoded at, with image answers.", \.enableDebugHeaders, imgproxy: "IMGPROXY_ENABLE_DEBUG_HEADERS").changing(.nothingStored),
         .text("fallback-image-data", "The image served when a source cannot be had (the origin failed, timed out or was too large), base64; processed as the URL asks, never stored.", \.fallbackImage.data, imgproxy: "IMGPROXY_FALLBACK_IMAGE_DATA").changing(.nothingStored),
         .text("fallback-image-path", "The fallback image, a file read at start.", \.fallbackImage.path, imgproxy: "IMGPROXY_FALLBACK_IMAGE_PATH").changing(.nothingStored),
         .text("fallback-image-url", "The fallback image, fetched once at start through the source guard.", \.fallbackImage.url, imgproxy: "IMGPROXY_FALLBACK_IMAGE_URL").changing(.nothingStored),

@@ -11,10 +11,12 @@ extension ImageRenderer {
         let target: QualityTarget?
     }
 
-    /// What was answered: the body, its format, and how many encodes it took.
+    /// What was answered: the body, its format, its quality (`nil` for a format without one),
+    /// and how many encodes it took.
     struct Encoded: Sendable {
         let bytes: [UInt8]
         let format: ImageFormat
+        let quality: Int?
         let encodes: Int
     }
 
@@ -71,7 +73,8 @@ extension ImageRenderer {
             encodes += fitted.encodes
             if fitted.bytes.count < chosen.bytes.count { chosen = fitted }
         }
-        return Encoded(bytes: chosen.bytes, format: encoder.format, encodes: encodes)
+        let quality = QualitySearch.hasQuality(encoder) ? chosen.quality : nil
+        return Encoded(bytes: chosen.bytes, format: encoder.format, quality: quality, encodes: encodes)
     }
 
     /// The first candidate's encode, or the smallest eligible of every candidate's.

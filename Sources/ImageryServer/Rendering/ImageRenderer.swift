@@ -54,7 +54,11 @@ struct ImageRenderer: Sendable {
                 guard let format else { throw ServerError(status: .unsupportedMediaType, message: "source: not an image format this server reads") }
                 // An SVG is a document a browser runs: unprocessed still means sanitized.
                 if format == .svg { return try await svgAnswer(bytes, of: request, source: source) }
-                return tagged(bytes, contentType: format.mimeType, varyAccept: false, source: source)
+                let size = ImageHeader.size(of: bytes, format: format)
+                let facts = ResponseFacts(
+                    originBytes: bytes.count, originWidth: size?.width, originHeight: size?.height, resultWidth: size?.width, resultHeight: size?.height
+                )
+                return tagged(bytes, contentType: format.mimeType, varyAccept: false, source: source, facts: facts)
             }
             if format == .svg, svg.passesThrough(requested: plan.format, best: plan.bestFormat) {
                 return try await svgAnswer(bytes, of: request, source: source)
@@ -101,10 +105,13 @@ struct ImageRenderer: Sendable {
             requested: plan.format, accepted: accepted, hasTransparency: response.image.hasTransparency, isAnimated: response.isAnimated,
             source: response.image.metadata.format
         )
+        let origin = response.image.metadata
+        var facts = ResponseFacts(originBytes: origin.sourceByteCount, originWidth: origin.originalSize.width, originHeight: origin.originalSize.height)
         let bytes: [UInt8], answered: ImageFormat
         if let stream = response.animationStream, ImageEncoder.animatedFormats.contains(format) {
-            bytes = try await encode(stream, with: try encoder(format, for: plan))
-            answered = format
+            let size: PixelSize?
+            (bytes, size) = try await encode(stream, with: try encoder(format, for: plan))
+            (answered, facts.resultWidth, facts.resultHeight) = (format, size?.width, size?.height)
         } else {
             let image = response.image, limit = plan.maximumBytes, pixels = image.width * image.height
             // format:best competes only where nothing else names the format, and only for stills.
@@ -123,11 +130,12 @@ struct ImageRenderer: Sendable {
                 throw encodingFailed(format, error)
             }
             (bytes, answered) = (encoded.bytes, encoded.format)
+            (facts.resultWidth, facts.resultHeight, facts.quality) = (image.width, image.height, encoded.quality)
             encodes?(encoded.encodes)
         }
         return tagged(
             bytes, contentType: answered.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format),
-            source: source ?? response.sourceHeaders
+            source: source ?? response.sourceHeaders, facts: facts
         )
     }
 
@@ -161,14 +169,15 @@ struct ImageRenderer: Sendable {
         } catch {
             throw ServerError(.decodingFailed(source: request.source.description, error))
         }
-        return tagged(document, contentType: ImageFormat.svg.mimeType, varyAccept: false, source: source)
+        return tagged(document, contentType: ImageFormat.svg.mimeType, varyAccept: false, source: source, facts: ResponseFacts(originBytes: bytes.count))
     }
 
-    /// A response of `bytes`, its ETag their digest, with the freshness of a source that said `source`.
-    private func tagged(_ bytes: [UInt8], contentType: String, varyAccept: Bool, source: SourceHeaders) -> CachedResponse {
+    /// A response of `bytes`, its ETag their digest, with the freshness of a source that said
+    /// `source`, and `facts` for the debug headers.
+    private func tagged(_ bytes: [UInt8], contentType: String, varyAccept: Bool, source: SourceHeaders, facts: ResponseFacts) -> CachedResponse {
         CachedResponse(
             body: ByteBuffer(bytes: bytes), contentType: contentType, etag: CachedResponse.tag(of: bytes, buster: headers.etagBuster),
-            varyAccept: varyAccept, source: source, madeAt: now(), policy: headers
+            varyAccept: varyAccept, source: source, facts: facts, madeAt: now(), policy: headers
         )
     }
 
@@ -176,10 +185,11 @@ struct ImageRenderer: Sendable {
     /// pipeline decodes on (encoding is as heavy as decoding, and never runs on the cooperative
     /// pool that answers `/health`): the response holds one frame and the encoder's output,
     /// whatever the frame count. A frame that fails to decode or process answers as the
-    /// pipeline's own failures do.
-    private func encode(_ stream: AnimationStream, with encoder: ImageEncoder) async throws(ServerError) -> [UInt8] {
-        let result = await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async -> Result<[UInt8], ServerError> in
+    /// pipeline's own failures do. The size is the frames' (the first's), once processed.
+    private func encode(_ stream: AnimationStream, with encoder: ImageEncoder) async throws(ServerError) -> ([UInt8], PixelSize?) {
+        let result = await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async -> Result<([UInt8], PixelSize?), ServerError> in
             var frames = stream.frames()
+            var size: PixelSize?
             do throws(ImageError) {
                 var writer = try encoder.animationWriter(loopCount: stream.loopCount)
                 while true {
@@ -190,9 +200,10 @@ struct ImageRenderer: Sendable {
                         return .failure(ServerError(error))
                     }
                     guard let frame else { break }
+                    if size == nil { size = PixelSize(width: frame.image.width, height: frame.image.height) }
                     try writer.add(frame)
                 }
-                return .success(try writer.finish())
+                return .success((try writer.finish(), size))
             } catch let .invalidRequest(detail) {
                 // A processor that sizes frames by their content (a trim) gave them different sizes.
                 return .failure(ServerError(.processingFailed(source: "", .invalidRequest(detail))))

@@ -31,6 +31,9 @@ struct CachedResponse: Sendable {
     let source: SourceHeaders
     /// When it was made, in Unix seconds.
     let madeAt: Int
+    /// The source's and the result's sizes and the quality: kept by every tier, sent as debug
+    /// headers with `--enable-debug-headers`.
+    let facts: ResponseFacts
     /// 200, or what a fallback image is answered with.
     var status: HTTPResponse.Status = .ok
     /// Where it may be kept.
@@ -66,7 +69,7 @@ struct CachedResponse: Sendable {
     /// with headers as `policy` writes them.
     init(
         body: ByteBuffer, contentType: String, etag: String, varyAccept: Bool, source: SourceHeaders = SourceHeaders(),
-        madeAt: Int, policy: ResponseHeaderPolicy
+        facts: ResponseFacts = ResponseFacts(), madeAt: Int, policy: ResponseHeaderPolicy
     ) {
         self.body = body
         self.contentType = contentType
@@ -74,6 +77,7 @@ struct CachedResponse: Sendable {
         self.varyAccept = varyAccept
         self.source = SourceHeaders(cacheControl: source.cacheControl, expires: source.expires, lastModified: source.lastModified)
         self.madeAt = madeAt
+        self.facts = facts
         self.answersETag = policy.usesETag
         self.lastModified = policy.lastModified(of: source)
         self.lifetime = policy.lifetime(of: source, madeAt: madeAt)
@@ -99,6 +103,7 @@ struct CachedResponse: Sendable {
             headers[.contentSecurityPolicy] = "script-src 'none'"
             headers[.xContentTypeOptions] = "nosniff"
         }
+        if policy.sendsDebugHeaders { headers.append(contentsOf: facts.headers) }
         self.headers = headers
     }
 

@@ -9,9 +9,10 @@ import NIOCore
 /// machine answers a URL any of them has answered without a download, a decode or an encode.
 ///
 /// Each object is the response's body, with its content type as the object's and, in metadata,
-/// its ETag, `Vary`, when it was made and what its source said about freshness (`Cache-Control`,
-/// `Expires`, `Last-Modified`), beside the body's checksum and the entry format's version: an
-/// object of an older version (without the source's freshness) is a miss, made again. The store is a cache: a lookup that fails or
+/// its ETag, `Vary`, when it was made, what its source said about freshness (`Cache-Control`,
+/// `Expires`, `Last-Modified`) and its ``ResponseFacts``, beside the body's checksum and the
+/// entry format's version: an object of an older version (without the source's freshness) is a
+/// miss, made again. The store is a cache: a lookup that fails or
 /// outlasts its short deadline is a miss, counted and logged, and the request is processed; a
 /// ``CircuitBreaker`` stops asking a store that keeps failing, so a silent one does not add its
 /// deadline to every request.
@@ -59,7 +60,7 @@ struct ResponseBucketTier: ResponseStoring {
         )
         return CachedResponse(
             body: object.body, contentType: contentType, etag: etag, varyAccept: object.metadata[Self.varyName] == "accept",
-            source: source, madeAt: madeAt, policy: policy
+            source: source, facts: ResponseFacts(stored: object.metadata[Self.factsName] ?? ""), madeAt: madeAt, policy: policy
         )
     }
 
@@ -69,6 +70,8 @@ struct ResponseBucketTier: ResponseStoring {
             Self.versionName: Self.version, Self.etagName: response.etag, Self.varyName: response.varyAccept ? "accept" : "none",
             Self.madeName: String(response.madeAt),
         ]
+        let facts = response.facts.stored
+        if !facts.isEmpty { metadata[Self.factsName] = facts }
         let source = [
             (Self.cacheControlName, response.source.cacheControl), (Self.expiresName, response.source.expires),
             (Self.lastModifiedName, response.source.lastModified),
@@ -126,6 +129,9 @@ struct ResponseBucketTier: ResponseStoring {
     static let versionName = "imagery-format"
     static let version = "2"
     static let madeName = "imagery-made"
+    /// The answer's ``ResponseFacts``: optional, so that objects written before them (and
+    /// without them) are still read, in either direction.
+    static let factsName = "imagery-facts"
     static let cacheControlName = "imagery-source-cache-control"
     static let expiresName = "imagery-source-expires"
     static let lastModifiedName = "imagery-source-last-modified"

@@ -31,16 +31,22 @@ struct ResponseDiskTier: ResponseStoring {
 
     private static func name(_ key: ResponseVariantKey) -> String { "response/" + key.digest }
 
-    // An entry, version 2: a magic; the content type, the ETag and the source's Cache-Control,
-    // Expires and Last-Modified (each a 16-bit little-endian length and UTF-8, empty for none);
-    // a byte that says whether it varies by Accept; when it was made (Unix seconds, 64-bit
-    // little-endian); then the body. The store checksums the whole. Version 1 ("IMR1", without
-    // the source's freshness) reads as a miss: its entries are made again, never misread.
-    static let magic = Array("IMR2".utf8)
+    // An entry, version 3: a magic; the content type, the ETag, the source's Cache-Control,
+    // Expires and Last-Modified, and the answer's facts (``ResponseFacts/stored``), each a
+    // 16-bit little-endian length and UTF-8, empty for none; a byte that says whether it varies
+    // by Accept; when it was made (Unix seconds, 64-bit little-endian); then the body. The store
+    // checksums the whole. Version 2 ("IMR2", without the facts) is still read, so that an
+    // upgrade keeps what is stored; version 1 ("IMR1", without the source's freshness) reads as
+    // a miss: its entries are made again, never misread.
+    static let magic = Array("IMR3".utf8)
+    private static let previousMagic = Array("IMR2".utf8)
 
     static func encode(_ response: CachedResponse) -> [UInt8] {
         var bytes = magic
-        let fields = [response.contentType, response.etag, response.source.cacheControl ?? "", response.source.expires ?? "", response.source.lastModified ?? ""]
+        let fields = [
+            response.contentType, response.etag, response.source.cacheControl ?? "", response.source.expires ?? "",
+            response.source.lastModified ?? "", response.facts.stored,
+        ]
         for field in fields {
             let utf8 = Array(field.utf8.prefix(Int(UInt16.max)))
             bytes += [UInt8(utf8.count & 0xFF), UInt8(utf8.count >> 8)]
@@ -54,10 +60,17 @@ struct ResponseDiskTier: ResponseStoring {
     }
 
     static func decode(_ bytes: [UInt8], policy: ResponseHeaderPolicy) -> CachedResponse? {
-        guard bytes.starts(with: magic) else { return nil }
+        let fieldCount: Int
+        if bytes.starts(with: magic) {
+            fieldCount = 6
+        } else if bytes.starts(with: previousMagic) {
+            fieldCount = 5
+        } else {
+            return nil
+        }
         var offset = magic.count
         var fields: [String] = []
-        for _ in 0..<5 {
+        for _ in 0..<fieldCount {
             guard offset + 2 <= bytes.count else { return nil }
             let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
             offset += 2
@@ -73,7 +86,7 @@ struct ResponseDiskTier: ResponseStoring {
         return CachedResponse(
             body: ByteBuffer(bytes: bytes[offset...]), contentType: fields[0], etag: fields[1], varyAccept: varyAccept,
             source: SourceHeaders(cacheControl: optional(fields[2]), expires: optional(fields[3]), lastModified: optional(fields[4])),
-            madeAt: madeAt, policy: policy
+            facts: ResponseFacts(stored: fields.count > 5 ? fields[5] : ""), madeAt: madeAt, policy: policy
         )
     }
 }

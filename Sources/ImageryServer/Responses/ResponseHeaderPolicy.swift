@@ -20,6 +20,9 @@ struct ResponseHeaderPolicy: Sendable, Hashable {
     /// Whether the source's `Cache-Control`, or its `Expires`, replaces ours
     /// (`--cache-control-passthrough`).
     var passesCacheControlThrough = false
+    /// Whether image answers say their source's and their own sizes and their quality
+    /// (`--enable-debug-headers`; see ``ResponseFacts``).
+    var sendsDebugHeaders = false
 
     init(cacheControl: String) {
         self.cacheControl = cacheControl

@@ -80,7 +80,7 @@ extension PipelineGraph {
         if Task.isCancelled { return .failure(.cancelled) }
         let options = key.decodingOptions
         do throws(ImageError) {
-            let decoded = try await ImagePipeline.runHeavyWork { () throws(ImageError) -> Decoded in
+            var decoded = try await ImagePipeline.runHeavyWork { () throws(ImageError) -> Decoded in
                 switch key.animation?.delivery {
                 case .frames?:
                     if let animation = try decoder.decodeAnimation(bytes, resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: options) {
@@ -102,6 +102,8 @@ extension PipelineGraph {
                 return ImageResponse(image: bitmap, origin: origin)
             }
             if Task.isCancelled { return .failure(.cancelled) }
+            // Only the pipeline knows what it read; processing carries metadata through.
+            decoded.image.metadata.sourceByteCount = bytes.count
             return .success(decoded)
         } catch let .invalidRequest(detail) {
             return .failure(.processingFailed(source: source, .invalidRequest(detail)))

@@ -73,6 +73,6 @@ extension ImgproxySettings {
         .same("ETAG_BUSTER", "etag-buster"),
         .same("USE_LAST_MODIFIED", "use-last-modified"),
         .same("LAST_MODIFIED_BUSTER", "last-modified-buster"),
-        pending("ENABLE_DEBUG_HEADERS", "debug headers"),
+        .same("ENABLE_DEBUG_HEADERS", "enable-debug-headers"),
     ]
 }
