@@ -7,6 +7,8 @@ import ImageryCodecs
 /// (the curve the search walks), the quality a DSSIM target needs, the detail measure the search
 /// predicts from, and what the search chose and how many encodes it took. Its rows are what the
 /// search's starting line and typical slope are to be fitted on (they are estimates until then).
+/// With `--costs`, it also times one search step's parts at q80 (encode, decode, the SSIM
+/// reference of the processed image, the DSSIM of a decoded candidate), medians per format.
 struct AutoQualityBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "autoquality",
@@ -31,10 +33,17 @@ struct AutoQualityBenchCommand: AsyncParsableCommand {
     @Option(help: "A TSV of every image's curve and choice.")
     var output = "bench-out/autoquality.tsv"
 
+    @Flag(help: "Time a search step's parts, per format: encode, decode, SSIM reference, DSSIM (medians of 5).")
+    var costs = false
+
     func run() async throws {
         let files = try BenchCorpus(directories: corpus).groups.flatMap(\.files).filter { min($0.width, $0.height) >= 200 }
         var lines = ["file\tformat\tgradient\tquality_needed\tslope\tchosen\tencodes\tdssim\tbytes\tbytes_q80\tdssim_q80"]
         var encodes: [Int] = []
+        if costs {
+            try measureCosts(files)
+            return
+        }
         for name in formats {
             guard let format = formatNamed(name), ImageEncoder.supportedFormats.contains(format) else { continue }
             for file in files {
@@ -65,6 +74,30 @@ struct AutoQualityBenchCommand: AsyncParsableCommand {
         try lines.joined(separator: "\n").write(toFile: output, atomically: true, encoding: .utf8)
         let sorted = encodes.sorted()
         if !sorted.isEmpty { print("encodes per search: median \(sorted[sorted.count / 2]), max \(sorted.last!)") }
+    }
+
+    /// Per format, the median milliseconds of each part of one search step at q80 over `files`.
+    private func measureCosts(_ files: [BenchCorpus.File]) throws {
+        let images = try files.map { try Thumbnailer(resize: .fit(width: side, height: side)).thumbnail(from: $0.bytes) }
+        func median(_ body: () throws -> Void) rethrows -> Double {
+            Measurement.median(try (0..<5).map { _ in try Measurement.time(body) })
+        }
+        print("format\tencode_ms\tdecode_ms\treference_ms\tdssim_ms")
+        for name in formats {
+            guard let format = formatNamed(name), ImageEncoder.supportedFormats.contains(format) else { continue }
+            var parts: [[Double]] = [[], [], [], []]
+            for image in images {
+                let encoder = try ImageEncoder(format: format)
+                let bytes = try encoder.encode(image)
+                let decoded = try ImageDecoder().decode(bytes)
+                let reference = StructuralSimilarity.Reference(image)
+                parts[0].append(try median { _ = try encoder.encode(image) })
+                parts[1].append(try median { _ = try ImageDecoder().decode(bytes) })
+                parts[2].append(median { _ = StructuralSimilarity.Reference(image) })
+                parts[3].append(median { _ = reference.dssim(decoded) })
+            }
+            print(([name] + parts.map { String(format: "%.1f", Measurement.median($0)) }).joined(separator: "\t"))
+        }
     }
 
     private func formatNamed(_ name: String) -> ImageFormat? {

@@ -144,12 +144,31 @@ package enum StructuralSimilarity {
         }
         across.withUnsafeBufferPointer { source in
             result.withUnsafeMutableBufferPointer { out in
-                for row in 0..<height {
-                    // Down the columns a whole row at a time: contiguous, and it vectorises.
-                    let base = row * width
-                    for tap in 0...(2 * radius) {
-                        let from = mirrored(row - radius + tap, height) * width, weight = taps[tap]
-                        for column in 0..<width { out[base + column] += weight * source[from + column] }
+                taps.withUnsafeBufferPointer { taps in
+                    guard let from = UnsafeRawPointer(source.baseAddress), let to = UnsafeMutableRawPointer(out.baseAddress) else { return }
+                    let lane = MemoryLayout<Float>.stride
+                    // Down the columns: each output row is the window's rows (mirrored at the
+                    // edges) weighted, eight columns at a time on SIMD lanes.
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * radius + 1) { rows in
+                        for row in 0..<height {
+                            for tap in 0...(2 * radius) { rows[tap] = mirrored(row - radius + tap, height) * width }
+                            let base = row * width
+                            var column = 0
+                            while column + 8 <= width {
+                                var sum = SIMD8<Float>(repeating: 0)
+                                for tap in 0...(2 * radius) {
+                                    sum += taps[tap] * from.loadUnaligned(fromByteOffset: (rows[tap] + column) * lane, as: SIMD8<Float>.self)
+                                }
+                                to.storeBytes(of: sum, toByteOffset: (base + column) * lane, as: SIMD8<Float>.self)
+                                column += 8
+                            }
+                            while column < width {
+                                var sum: Float = 0
+                                for tap in 0...(2 * radius) { sum += taps[tap] * source[rows[tap] + column] }
+                                out[base + column] = sum
+                                column += 1
+                            }
+                        }
                     }
                 }
             }

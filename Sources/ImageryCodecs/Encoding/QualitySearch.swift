@@ -46,9 +46,10 @@ package enum QualitySearch {
     }
 
     static func dssim(
-        _ image: Bitmap, encoder: ImageEncoder, target: Double, allowedError: Double, qualities: ClosedRange<Int>
+        _ image: Bitmap, encoder: ImageEncoder, target: Double, allowedError: Double, qualities: ClosedRange<Int>,
+        reference: StructuralSimilarity.Reference?
     ) throws(ImageError) -> ChosenQuality {
-        let reference = StructuralSimilarity.Reference(image, background: encoder.background)
+        let reference = reference ?? StructuralSimilarity.Reference(image, background: encoder.background)
         var encoder = encoder
         var low = qualities.lowerBound, high = qualities.upperBound
         var tried: [(quality: Int, dssim: Double, bytes: [UInt8])] = []
@@ -153,10 +154,21 @@ extension ImageEncoder {
     /// let chosen = try ImageEncoder(format: .webp).encode(photo, choosingQualityFor: QualityTarget(.bytes(50_000), qualities: 40...90))
     /// ```
     public func encode(_ bitmap: Bitmap, choosingQualityFor target: QualityTarget) throws(ImageError) -> ChosenQuality {
+        try encode(bitmap, choosingQualityFor: target, reference: nil)
+    }
+
+    /// As ``encode(_:choosingQualityFor:)``, measuring DSSIM against `reference`, the SSIM
+    /// reference of `bitmap` on this encoder's background, where the caller has one: encoders
+    /// searching the same image in several formats share it rather than each filtering it.
+    package func encode(
+        _ bitmap: Bitmap, choosingQualityFor target: QualityTarget, reference: StructuralSimilarity.Reference?
+    ) throws(ImageError) -> ChosenQuality {
         guard QualitySearch.hasQuality(self) else { return ChosenQuality(bytes: try encode(bitmap), quality: quality, encodes: 1, dssim: nil) }
         switch target.goal {
         case let .dssim(value, allowedError):
-            return try QualitySearch.dssim(bitmap, encoder: self, target: value, allowedError: allowedError, qualities: target.qualities)
+            return try QualitySearch.dssim(
+                bitmap, encoder: self, target: value, allowedError: allowedError, qualities: target.qualities, reference: reference
+            )
         case let .bytes(limit):
             return try QualitySearch.bytes(bitmap, encoder: self, limit: limit, qualities: target.qualities)
         }

@@ -96,8 +96,12 @@ extension ImageRenderer {
             // PNG of a photo: never the smallest, unless nothing lossy keeps its alpha.
             tried = tried.enumerated().filter { $0.offset == 0 || $0.element.encoder.format != .png }.map(\.element)
         }
+        // The image's SSIM reference, filtered once for every candidate's search and for the
+        // comparison below, where either needs it.
+        let searchesDSSIM = tried.contains { if case .dssim? = $0.target?.goal { true } else { false } }
+        var reference = searchesDSSIM ? StructuralSimilarity.Reference(image, background: first.encoder.background) : nil
         var results: [(chosen: ChosenQuality, encoder: ImageEncoder)] = []
-        for (chosen, candidate) in zip(try await encodedSideBySide(image, tried), tried) {
+        for (chosen, candidate) in zip(try await encodedSideBySide(image, tried, reference: reference), tried) {
             encodes += chosen.encodes
             results.append((chosen, candidate.encoder))
         }
@@ -107,11 +111,12 @@ extension ImageRenderer {
         let smaller = results.dropFirst().filter { $0.chosen.bytes.count < negotiated.chosen.bytes.count }
             .sorted { $0.chosen.bytes.count < $1.chosen.bytes.count }
         guard !smaller.isEmpty else { return negotiated }
-        let reference = StructuralSimilarity.Reference(image, background: first.encoder.background)
         func dssim(_ result: (chosen: ChosenQuality, encoder: ImageEncoder)) throws(ImageError) -> Double {
             if result.encoder.lossless || result.encoder.format == .png { return 0 }
             if let measured = result.chosen.dssim { return measured }
-            return reference.dssim(try ImageDecoder().decode(result.chosen.bytes))
+            let measuring = reference ?? StructuralSimilarity.Reference(image, background: first.encoder.background)
+            reference = measuring
+            return measuring.dssim(try ImageDecoder().decode(result.chosen.bytes))
         }
         // No worse than negotiation's own answer, or than the target autoquality aimed at.
         var bound = try dssim(negotiated)
@@ -124,10 +129,12 @@ extension ImageRenderer {
 
     /// Every candidate's encode, in `candidates`' order, each a child task on the caller's
     /// executor (the heavy-work threads): the slowest encoder sets the time, not their sum.
-    private static func encodedSideBySide(_ image: Bitmap, _ candidates: [Candidate]) async throws(ImageError) -> [ChosenQuality] {
+    private static func encodedSideBySide(
+        _ image: Bitmap, _ candidates: [Candidate], reference: StructuralSimilarity.Reference?
+    ) async throws(ImageError) -> [ChosenQuality] {
         let outcomes = await withTaskGroup(of: (Int, Result<ChosenQuality, ImageError>).self) { group in
             for (index, candidate) in candidates.enumerated() {
-                group.addTask { (index, Result { () throws(ImageError) in try encoded(image, candidate) }) }
+                group.addTask { (index, Result { () throws(ImageError) in try encoded(image, candidate, reference: reference) }) }
             }
             var outcomes = [Result<ChosenQuality, ImageError>?](repeating: nil, count: candidates.count)
             for await (index, outcome) in group { outcomes[index] = outcome }
@@ -142,8 +149,10 @@ extension ImageRenderer {
     }
 
     /// `candidate`'s encode at the quality its target chooses, or at its fixed quality.
-    private static func encoded(_ image: Bitmap, _ candidate: Candidate) throws(ImageError) -> ChosenQuality {
-        if let target = candidate.target { return try candidate.encoder.encode(image, choosingQualityFor: target) }
+    private static func encoded(
+        _ image: Bitmap, _ candidate: Candidate, reference: StructuralSimilarity.Reference? = nil
+    ) throws(ImageError) -> ChosenQuality {
+        if let target = candidate.target { return try candidate.encoder.encode(image, choosingQualityFor: target, reference: reference) }
         return ChosenQuality(bytes: try candidate.encoder.encode(image), quality: candidate.encoder.quality, encodes: 1, dssim: nil)
     }
 }
