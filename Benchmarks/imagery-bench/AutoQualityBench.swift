@@ -27,7 +27,7 @@ struct AutoQualityBenchCommand: AsyncParsableCommand {
     @Option(help: "The allowed error.")
     var allowedError = 0.002
 
-    @Option(help: "Formats, by extension (jpg, webp, avif).")
+    @Option(help: "Formats, by extension (jpg, webp, avif, heic, jxl).")
     var formats = ["jpg", "webp"]
 
     @Option(help: "A TSV of every image's curve and choice.")
@@ -45,7 +45,7 @@ struct AutoQualityBenchCommand: AsyncParsableCommand {
             return
         }
         for name in formats {
-            guard let format = formatNamed(name), ImageEncoder.supportedFormats.contains(format) else { continue }
+            guard let format = ImageFormat(benchName: name), ImageEncoder.supportedFormats.contains(format) else { continue }
             for file in files {
                 let image = try Thumbnailer(resize: .fit(width: side, height: side)).thumbnail(from: file.bytes)
                 let reference = StructuralSimilarity.Reference(image)
@@ -84,7 +84,7 @@ struct AutoQualityBenchCommand: AsyncParsableCommand {
         }
         print("format\tencode_ms\tdecode_ms\treference_ms\tdssim_ms")
         for name in formats {
-            guard let format = formatNamed(name), ImageEncoder.supportedFormats.contains(format) else { continue }
+            guard let format = ImageFormat(benchName: name), ImageEncoder.supportedFormats.contains(format) else { continue }
             var parts: [[Double]] = [[], [], [], []]
             for image in images {
                 let encoder = try ImageEncoder(format: format)
@@ -97,15 +97,6 @@ struct AutoQualityBenchCommand: AsyncParsableCommand {
                 parts[3].append(median { _ = reference.dssim(decoded) })
             }
             print(([name] + parts.map { String(format: "%.1f", Measurement.median($0)) }).joined(separator: "\t"))
-        }
-    }
-
-    private func formatNamed(_ name: String) -> ImageFormat? {
-        switch name {
-        case "jpg", "jpeg": .jpeg
-        case "webp": .webp
-        case "avif": .avif
-        default: nil
         }
     }
 }

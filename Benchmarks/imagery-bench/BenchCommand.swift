@@ -11,7 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagery-bench",
         abstract: "Benchmarks: thumbnails and processors against libvips and Pillow, and the pipeline's hot paths.",
-        subcommands: [ThumbnailBenchCommand.self, PipelineBenchCommand.self, DiskCacheBenchCommand.self, ProcessingBenchCommand.self, PlaceholderBenchCommand.self, ProgressiveBenchCommand.self, AutoQualityBenchCommand.self],
+        subcommands: [ThumbnailBenchCommand.self, PipelineBenchCommand.self, DiskCacheBenchCommand.self, ProcessingBenchCommand.self, PlaceholderBenchCommand.self, ProgressiveBenchCommand.self, AutoQualityBenchCommand.self, FormatsBenchCommand.self],
         defaultSubcommand: ThumbnailBenchCommand.self
     )
 }

@@ -47,10 +47,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(help: "Crop the centre square and mask it to a circle.")
     var circle = false
 
-    @Option(help: "Output format: jpeg, png, gif, webp or avif (default: jpeg, or png with --round or --circle; webp and avif need their traits). gif and webp keep an animated GIF's or WebP's frames.")
+    @Option(help: "Output format: jpeg, png, gif, webp, avif, heic or jxl (default: jpeg, or png with --round or --circle; webp, avif, heic and jxl need their traits). gif and webp keep an animated GIF's or WebP's frames.")
     var format: OutputFormat?
 
-    @Option(help: "JPEG, WebP and AVIF quality, 1–100.")
+    @Option(help: "JPEG, WebP, AVIF, HEIC and JPEG XL quality, 1–100.")
     var quality: Int = 85
 
     @Option(help: "AVIF encoder speed, 0 (smallest files) to 10 (fastest).")
@@ -165,7 +165,7 @@ struct CropSpec: ExpressibleByArgument, Sendable {
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case jpeg, png, gif, webp, avif
+    case jpeg, png, gif, webp, avif, heic, jxl
 
     var imageFormat: ImageFormat {
         switch self {
@@ -174,6 +174,8 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .gif: .gif
         case .webp: .webp
         case .avif: .avif
+        case .heic: .heic
+        case .jxl: .jxl
         }
     }
 }

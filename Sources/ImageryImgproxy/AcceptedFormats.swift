@@ -12,17 +12,21 @@ import Imagery
 /// AcceptedFormats(accept: "*/*", negotiable: [.webp]).format(hasTransparency: true)   // .png
 /// ```
 public enum AcceptedFormats: String, Sendable, Hashable, CaseIterable {
-    /// AVIF, the first choice when the client takes it and the server writes it.
+    /// JPEG XL, the first choice when the client takes it and the server negotiates it (off by
+    /// default, as in imgproxy).
+    case jxl
+    /// AVIF, the next.
     case avif
     /// WebP.
     case webp
     /// Neither: JPEG for opaque images, PNG where alpha must survive.
     case other
 
-    /// The best class `accept` names among `negotiable`, in the order AVIF, WebP, other.
+    /// The best class `accept` names among `negotiable`, in imgproxy's order: JPEG XL, AVIF,
+    /// WebP, other.
     public init(accept: String?, negotiable: Set<ImageFormat>) {
         if let accept, !negotiable.isEmpty {
-            for (candidate, format) in [(AcceptedFormats.avif, ImageFormat.avif), (.webp, .webp)]
+            for (candidate, format) in [(AcceptedFormats.jxl, ImageFormat.jxl), (.avif, .avif), (.webp, .webp)]
             where negotiable.contains(format) && Self.accepts(accept, format.mimeType) {
                 self = candidate
                 return
@@ -34,6 +38,7 @@ public enum AcceptedFormats: String, Sendable, Hashable, CaseIterable {
     /// The format a response for this class is written in.
     public func format(hasTransparency: Bool) -> ImageFormat {
         switch self {
+        case .jxl: .jxl
         case .avif: .avif
         case .webp: .webp
         case .other: hasTransparency ? .png : .jpeg

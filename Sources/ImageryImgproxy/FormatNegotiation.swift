@@ -1,14 +1,15 @@
 import Imagery
 
-/// How `Accept` chooses a response's format, with imgproxy's four switches: AVIF first, then
-/// WebP, then JPEG (or PNG where alpha must survive).
+/// How `Accept` chooses a response's format, with imgproxy's six switches: JPEG XL first (where
+/// it is switched on), then AVIF, then WebP, then JPEG (or PNG where alpha must survive).
 ///
-/// Unlike imgproxy, Imagery negotiates by default (`autoAVIF` and `autoWebP` are on); imgproxy's
-/// `IMGPROXY_AUTO_AVIF` and `IMGPROXY_AUTO_WEBP` default to off. `enforce…` lets `Accept` replace
-/// a format the URL names too. Enforcement follows the client's best class: a client that takes
-/// AVIF and WebP, on a server that enforces WebP but not AVIF, keeps the URL's format, since
-/// its class is AVIF. One class per client keeps the response cache and an edge cache keyed
-/// by three classes exact.
+/// Unlike imgproxy, Imagery negotiates AVIF and WebP by default (`autoAVIF` and `autoWebP` are
+/// on); imgproxy's `IMGPROXY_AUTO_AVIF` and `IMGPROXY_AUTO_WEBP` default to off. JPEG XL stays
+/// off by default, as in imgproxy (`autoJXL`): of the current browsers only Safari decodes it,
+/// and Safari takes AVIF. `enforce…` lets `Accept` replace a format the URL names too.
+/// Enforcement follows the client's best class: a client that takes AVIF and WebP, on a server
+/// that enforces WebP but not AVIF, keeps the URL's format, since its class is AVIF. One class
+/// per client keeps the response cache and an edge cache keyed by four classes exact.
 ///
 /// ```swift
 /// let negotiation = FormatNegotiation(writable: [.jpeg, .png, .webp, .avif])
@@ -28,6 +29,10 @@ public struct FormatNegotiation: Sendable, Hashable {
     public var enforceAVIF = false
     /// `Accept` chooses WebP even over a format the URL names. Implies ``autoWebP``. Default off.
     public var enforceWebP = false
+    /// `Accept` may choose JPEG XL for a URL that names no format. Default off, as in imgproxy.
+    public var autoJXL = false
+    /// `Accept` chooses JPEG XL even over a format the URL names. Implies ``autoJXL``. Default off.
+    public var enforceJXL = false
     /// imgproxy's `IMGPROXY_PREFERRED_FORMATS`: where neither the URL nor `Accept` chooses, the
     /// source's own format when it is listed, else the first listed that keeps the image's alpha
     /// and animation (else the first listed). Empty, the default, answers JPEG, or PNG where alpha
@@ -43,6 +48,7 @@ public struct FormatNegotiation: Sendable, Hashable {
         var formats: Set<ImageFormat> = []
         if autoAVIF || enforceAVIF { formats.insert(.avif) }
         if autoWebP || enforceWebP { formats.insert(.webp) }
+        if autoJXL || enforceJXL { formats.insert(.jxl) }
         return formats.intersection(writable)
     }
 
@@ -53,9 +59,9 @@ public struct FormatNegotiation: Sendable, Hashable {
 
     /// The format of a response for a URL that names `requested` (or none), a client of class
     /// `accepted` and an image with or without transparency. An animation is never answered in
-    /// AVIF by negotiation: where `Accept` would choose AVIF it is WebP (every browser that takes
-    /// AVIF takes WebP), and where JPEG or PNG, GIF. A URL that names a still format (JPEG, PNG,
-    /// AVIF) gets that format, of the first frame.
+    /// AVIF or JPEG XL by negotiation: where `Accept` would choose either it is WebP (every
+    /// browser that takes them takes WebP), and where JPEG or PNG, GIF. A URL that names a still
+    /// format (JPEG, PNG, AVIF, JPEG XL) gets that format, of the first frame.
     ///
     /// ```swift
     /// negotiation.format(requested: nil, accepted: .avif, hasTransparency: false, isAnimated: true)   // .webp
@@ -70,6 +76,7 @@ public struct FormatNegotiation: Sendable, Hashable {
         let chosen: ImageFormat
         if let requested {
             switch accepted {
+            case .jxl where enforceJXL && writable.contains(.jxl): chosen = .jxl
             case .avif where enforceAVIF && writable.contains(.avif): chosen = .avif
             case .webp where enforceWebP && writable.contains(.webp): chosen = .webp
             default: chosen = requested
@@ -77,10 +84,11 @@ public struct FormatNegotiation: Sendable, Hashable {
         } else {
             chosen = accepted.format(hasTransparency: hasTransparency)
         }
-        guard isAnimated, chosen == .avif || requested == nil else { return chosen }
+        let stillOnly: Set<ImageFormat> = [.avif, .jxl]
+        guard isAnimated, stillOnly.contains(chosen) || requested == nil else { return chosen }
         let animated: ImageFormat = writable.contains(.webp) ? .webp : .gif
-        guard let requested else { return chosen == .avif || chosen == .webp ? animated : .gif }
-        // AVIF enforced over a URL's animated format: the animation stays animated.
+        guard let requested else { return stillOnly.contains(chosen) || chosen == .webp ? animated : .gif }
+        // AVIF or JPEG XL enforced over a URL's animated format: the animation stays animated.
         return requested == .gif || requested == .webp ? (writable.contains(.webp) ? .webp : requested) : chosen
     }
 
@@ -95,10 +103,11 @@ public struct FormatNegotiation: Sendable, Hashable {
     }
 
     /// `format:best`'s candidates for a still image and a client of class `accepted`: the
-    /// preferred formats (JPEG and PNG where none are set), and WebP and AVIF where negotiation
-    /// may choose them and the client takes them (a client that takes AVIF takes WebP), each
-    /// only if it keeps the image's alpha. Only JPEG, PNG, WebP and AVIF compete: GIF's palette
-    /// and BMP's size never win on both bytes and fidelity.
+    /// preferred formats (JPEG and PNG where none are set), and WebP, AVIF and JPEG XL where
+    /// negotiation may choose them and the client takes them (a client that takes JPEG XL takes
+    /// AVIF and WebP, and one that takes AVIF takes WebP), each only if it keeps the image's
+    /// alpha. Only these compete: GIF's palette and BMP's size never win on both bytes and
+    /// fidelity.
     ///
     /// ```swift
     /// negotiation.bestCandidates(accepted: .avif, hasTransparency: false)    // [.jpeg, .png, .webp, .avif]
@@ -106,11 +115,12 @@ public struct FormatNegotiation: Sendable, Hashable {
     /// ```
     public func bestCandidates(accepted: AcceptedFormats, hasTransparency: Bool) -> [ImageFormat] {
         let taken: Set<ImageFormat> = switch accepted {
+        case .jxl: [.jxl, .avif, .webp]
         case .avif: [.avif, .webp]
         case .webp: [.webp]
         case .other: []
         }
-        let offered = (preferredFormats.isEmpty ? [.jpeg, .png] : preferredFormats) + [.webp, .avif]
+        let offered = (preferredFormats.isEmpty ? [.jpeg, .png] : preferredFormats) + [.webp, .avif, .jxl]
         var seen: Set<ImageFormat> = []
         return offered.filter { format in
             let competes = [.jpeg, .png].contains(format) || (taken.contains(format) && negotiable.contains(format))
@@ -122,11 +132,14 @@ public struct FormatNegotiation: Sendable, Hashable {
     /// carries `Vary: Accept`.
     public func variesByAccept(requested: ImageFormat?) -> Bool {
         requested == nil || (enforceAVIF && negotiable.contains(.avif)) || (enforceWebP && negotiable.contains(.webp))
+            || (enforceJXL && negotiable.contains(.jxl))
     }
 
     /// The switches, for a cache key: responses made under other switches are other responses.
     public var settingsDescription: String {
         "auto-avif=\(autoAVIF),auto-webp=\(autoWebP),enforce-avif=\(enforceAVIF),enforce-webp=\(enforceWebP)"
             + (preferredFormats.isEmpty ? "" : ",preferred=" + preferredFormats.map(\.rawValue).joined(separator: ","))
+            // Only when on, so that the keys of servers that never negotiate JPEG XL stay as they were.
+            + (autoJXL || enforceJXL ? ",auto-jxl=\(autoJXL),enforce-jxl=\(enforceJXL)" : "")
     }
 }

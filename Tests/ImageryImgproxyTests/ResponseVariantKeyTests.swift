@@ -4,7 +4,10 @@ import Testing
 
 @Suite("The response variant key and the Accept classes it holds")
 struct ResponseVariantKeyTests {
-    @Test("Accept picks AVIF, then WebP, then other, among the formats the server negotiates", arguments: [
+    @Test("Accept picks JPEG XL, then AVIF, then WebP, then other, among the formats the server negotiates", arguments: [
+        ("image/webp,image/avif,image/jxl,*/*", [ImageFormat.webp, .avif, .jxl], AcceptedFormats.jxl),
+        ("image/webp,image/avif,image/jxl,*/*", [.webp, .avif], .avif),
+        ("image/jxl;q=0,image/avif", [.avif, .jxl], .avif),
         ("image/avif,image/webp,*/*", [ImageFormat.webp, .avif], AcceptedFormats.avif),
         ("image/avif,image/webp,*/*", [.webp], .webp),
         ("image/webp;q=0,image/*", [.webp], .other),
@@ -19,6 +22,7 @@ struct ResponseVariantKeyTests {
 
     @Test("Each class writes its format; other keeps alpha in PNG")
     func formats() {
+        #expect(AcceptedFormats.jxl.format(hasTransparency: true) == .jxl)
         #expect(AcceptedFormats.avif.format(hasTransparency: true) == .avif)
         #expect(AcceptedFormats.webp.format(hasTransparency: false) == .webp)
         #expect(AcceptedFormats.other.format(hasTransparency: false) == .jpeg)
@@ -38,6 +42,32 @@ struct ResponseVariantKeyTests {
         #expect(negotiation.format(requested: .gif, accepted: .avif, hasTransparency: false, isAnimated: false) == .avif)
         let noWebP = FormatNegotiation(writable: [.jpeg, .png, .gif, .avif])
         #expect(noWebP.format(requested: nil, accepted: .avif, hasTransparency: false, isAnimated: true) == .gif)
+    }
+
+    @Test("JPEG XL is negotiated only when switched on (off by default, as in imgproxy), before AVIF; enforced, it replaces the URL's format for its class only; an animation is never JPEG XL")
+    func jpegXL() {
+        var negotiation = FormatNegotiation(writable: [.jpeg, .png, .gif, .webp, .avif, .jxl])
+        #expect(!negotiation.negotiable.contains(.jxl))
+        #expect(negotiation.accepted("image/jxl,image/avif,*/*") == .avif)
+        let unchanged = negotiation.settingsDescription
+        negotiation.autoJXL = true
+        #expect(negotiation.settingsDescription != unchanged)
+        #expect(negotiation.accepted("image/jxl,image/avif,*/*") == .jxl)
+        #expect(negotiation.format(requested: nil, accepted: .jxl, hasTransparency: true) == .jxl)
+        #expect(negotiation.format(requested: .png, accepted: .jxl, hasTransparency: false) == .png)
+        #expect(!negotiation.variesByAccept(requested: .png))
+        #expect(negotiation.format(requested: nil, accepted: .jxl, hasTransparency: false, isAnimated: true) == .webp)
+        #expect(negotiation.bestCandidates(accepted: .jxl, hasTransparency: false) == [.jpeg, .png, .webp, .avif, .jxl])
+        #expect(negotiation.bestCandidates(accepted: .avif, hasTransparency: false) == [.jpeg, .png, .webp, .avif])
+        negotiation.enforceJXL = true
+        #expect(negotiation.format(requested: .png, accepted: .jxl, hasTransparency: false) == .jxl)
+        #expect(negotiation.format(requested: .png, accepted: .avif, hasTransparency: false) == .png)
+        #expect(negotiation.format(requested: .gif, accepted: .jxl, hasTransparency: false, isAnimated: true) == .webp)
+        #expect(negotiation.variesByAccept(requested: .png))
+        // A build that cannot write JPEG XL never negotiates it, whatever the switches.
+        var noJXL = FormatNegotiation(writable: [.jpeg, .png, .webp, .avif])
+        noJXL.enforceJXL = true
+        #expect(noJXL.accepted("image/jxl,image/avif") == .avif && !noJXL.variesByAccept(requested: .png))
     }
 
     @Test("format:best's candidates: the preferred formats (JPEG and PNG by default), WebP and AVIF only for clients that take them and where negotiation may choose them, none that drops alpha")

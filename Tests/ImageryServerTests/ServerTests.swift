@@ -153,7 +153,7 @@ struct ServerTests {
             ("/unsafe/w:10/plain/local:///../etc/passwd", 403, "source: outside the local root"),
             ("/unsafe/w:10/plain/local:///nothing.png", 404, "source: not found"),
             ("/unsafe/w:10/plain/ftp://127.0.0.1/a.jpg", 400, "source: not an http(s) or local:// URL"),
-            ("/unsafe/w:10/plain/http://127.0.0.1:\(origin.port)/rocket.jpg@jxl", 400, "extension: unsupported format jxl"),
+            ("/unsafe/w:10/plain/http://127.0.0.1:\(origin.port)/rocket.jpg@pdf", 400, "extension: unsupported format pdf"),
         ]
         for (path, status, line) in cases {
             let reply = try await server.get(path)

@@ -103,10 +103,15 @@ package enum StructuralSimilarity {
     }
 
     /// `plane` through the separable window, edges mirrored as scipy's `reflect` mode does.
+    ///
+    /// Each pass adds one tap's weighted row at a time into the output row, through pointers
+    /// with no index arithmetic that can overflow, so that the optimizer turns the inner loops
+    /// into vector multiply-adds; a debug build runs them as plain scalar loops, which costs far
+    /// less there than explicit SIMD types would.
     static func filtered(_ plane: [Float], width: Int, height: Int) -> [Float] {
         var across = [Float](repeating: 0, count: plane.count)
         var result = [Float](repeating: 0, count: plane.count)
-        let taps = weights
+        let taps = weights, span = 2 * radius + 1
         @inline(__always) func mirrored(_ index: Int, _ count: Int) -> Int {
             var index = index
             // Half-sample symmetric: -1 reads 0, count reads count - 1; a short plane may bounce.
@@ -115,60 +120,36 @@ package enum StructuralSimilarity {
         }
         plane.withUnsafeBufferPointer { source in
             across.withUnsafeMutableBufferPointer { out in
-                taps.withUnsafeBufferPointer { taps in
-                    guard let from = UnsafeRawPointer(source.baseAddress), let to = UnsafeMutableRawPointer(out.baseAddress) else { return }
-                    let lane = MemoryLayout<Float>.stride
-                    for row in 0..<height {
-                        let base = row * width
-                        // Eight columns at a time on SIMD lanes where the window is whole, each tap
-                        // one multiply-add of eight neighbours; the edges one at a time, mirrored.
-                        var column = 0
-                        while column < width {
-                            if column >= radius, column + 8 + radius <= width {
-                                var sum = SIMD8<Float>(repeating: 0)
-                                for tap in 0...(2 * radius) {
-                                    sum += taps[tap] * from.loadUnaligned(fromByteOffset: (base + column - radius + tap) * lane, as: SIMD8<Float>.self)
-                                }
-                                to.storeBytes(of: sum, toByteOffset: (base + column) * lane, as: SIMD8<Float>.self)
-                                column += 8
-                                continue
-                            }
-                            var sum: Float = 0
-                            for tap in 0...(2 * radius) { sum += taps[tap] * source[base + mirrored(column - radius + tap, width)] }
-                            out[base + column] = sum
-                            column += 1
+                guard let source = source.baseAddress, let out = out.baseAddress else { return }
+                // Along the rows: the columns whose window is whole first, a tap at a time; the
+                // edges' columns one at a time, mirrored.
+                let inner = max(0, width - 2 * radius)
+                for row in 0..<height {
+                    let from = source + row * width, to = out + row * width
+                    if inner > 0 {
+                        for tap in 0..<span {
+                            let weight = taps[tap], shifted = from + tap, target = to + radius
+                            for column in 0..<inner { target[column] += weight * shifted[column] }
                         }
+                    }
+                    for column in 0..<width where column < radius || column >= radius + inner {
+                        var sum: Float = 0
+                        for tap in 0..<span { sum += taps[tap] * from[mirrored(column - radius + tap, width)] }
+                        to[column] = sum
                     }
                 }
             }
         }
         across.withUnsafeBufferPointer { source in
             result.withUnsafeMutableBufferPointer { out in
-                taps.withUnsafeBufferPointer { taps in
-                    guard let from = UnsafeRawPointer(source.baseAddress), let to = UnsafeMutableRawPointer(out.baseAddress) else { return }
-                    let lane = MemoryLayout<Float>.stride
-                    // Down the columns: each output row is the window's rows (mirrored at the
-                    // edges) weighted, eight columns at a time on SIMD lanes.
-                    withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * radius + 1) { rows in
-                        for row in 0..<height {
-                            for tap in 0...(2 * radius) { rows[tap] = mirrored(row - radius + tap, height) * width }
-                            let base = row * width
-                            var column = 0
-                            while column + 8 <= width {
-                                var sum = SIMD8<Float>(repeating: 0)
-                                for tap in 0...(2 * radius) {
-                                    sum += taps[tap] * from.loadUnaligned(fromByteOffset: (rows[tap] + column) * lane, as: SIMD8<Float>.self)
-                                }
-                                to.storeBytes(of: sum, toByteOffset: (base + column) * lane, as: SIMD8<Float>.self)
-                                column += 8
-                            }
-                            while column < width {
-                                var sum: Float = 0
-                                for tap in 0...(2 * radius) { sum += taps[tap] * source[rows[tap] + column] }
-                                out[base + column] = sum
-                                column += 1
-                            }
-                        }
+                guard let source = source.baseAddress, let out = out.baseAddress else { return }
+                // Down the columns: each output row is the window's rows (mirrored at the edges)
+                // weighted, a whole row at a time.
+                for row in 0..<height {
+                    let to = out + row * width
+                    for tap in 0..<span {
+                        let weight = taps[tap], from = source + mirrored(row - radius + tap, height) * width
+                        for column in 0..<width { to[column] += weight * from[column] }
                     }
                 }
             }

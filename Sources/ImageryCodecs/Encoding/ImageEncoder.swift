@@ -4,8 +4,11 @@ import Imagery
 /// The default encoder: JPEG (quality 1–100), PNG, GIF (Imagery's own, a palette per frame),
 /// BMP (24-bit, or 32-bit with alpha) and ICO (PNG in an icon, scaled to fit 256 × 256), and
 /// with package traits WebP (`WebP`), AVIF (`AVIF`, through libavif and aom; see the AVIF
-/// article for how `quality` maps to its quantizers) and TIFF (`TIFF`, through libtiff,
-/// lossless: LZW by default, see ``tiffCompression``). GIF and WebP also write animations
+/// article for how `quality` maps to its quantizers), HEIC (`HEIF`, through libheif and x265,
+/// `quality` as libheif takes it), JPEG XL (`JPEGXL`, through libjxl: `quality` maps to a
+/// distance as `cjxl -q` maps it, ``lossless`` writes it losslessly, ``jxlEffort`` trades time
+/// for size) and TIFF (`TIFF`, through libtiff, lossless: LZW by default, see
+/// ``tiffCompression``). GIF and WebP also write animations
 /// (``encode(_:)-(AnimatedImage)``). JPEG may be progressive (``jpegProgressive``), PNG
 /// interlaced (``pngInterlaced``), and a lossy WebP still tuned (``webpEffort``,
 /// ``webpPreset``).
@@ -23,9 +26,9 @@ public struct ImageEncoder: ImageEncoding {
 
     /// ``format``, whatever the bitmap.
     public func format(for bitmap: Bitmap) -> ImageFormat { format }
-    /// 1–100 for JPEG, lossy WebP and AVIF; ignored by PNG. Default 85.
+    /// 1–100 for JPEG, lossy WebP, AVIF, HEIC and lossy JPEG XL; ignored by PNG. Default 85.
     public var quality: Int
-    /// Lossless WebP instead of lossy. Default `false`.
+    /// Lossless WebP or JPEG XL instead of lossy. Default `false`.
     public var lossless: Bool
     /// What transparent pixels are composited over for formats without alpha. Default white.
     public var background: RGBA
@@ -80,11 +83,21 @@ public struct ImageEncoder: ImageEncoding {
     /// What a lossy WebP still is tuned for (see ``WebPPreset``). Ignored where ``webpEffort``
     /// is. Default ``WebPPreset/default``.
     public var webpPreset = WebPPreset.default
+    /// libjxl's effort, 1 (fastest) to 9 (smallest files); clamped to that range. Ignored by
+    /// other formats. Default 4, imgproxy's.
+    ///
+    /// ```swift
+    /// var encoder = try ImageEncoder(format: .jxl, quality: 77)
+    /// encoder.jxlEffort = 7   // smaller files, more time
+    /// ```
+    public var jxlEffort = 4 {
+        didSet { jxlEffort = min(9, max(1, jxlEffort)) }
+    }
 
     /// - Throws: `ImageError.unsupportedFormat` if this build cannot write `format`.
     public init(format: ImageFormat, quality: Int = 85, lossless: Bool = false, background: RGBA = .white) throws(ImageError) {
         guard Self.supportedFormats.contains(format) else {
-            throw .unsupportedFormat(format, reason: [.webp, .avif, .tiff].contains(format)
+            throw .unsupportedFormat(format, reason: [.webp, .avif, .heic, .jxl, .tiff].contains(format)
                 ? "this build writes no \(format) (build with --traits \(format.packageTrait))" : "no encoder for \(format)")
         }
         guard (1...100).contains(quality) else { throw .invalidRequest("quality \(quality) is outside 1...100") }
@@ -102,6 +115,12 @@ public struct ImageEncoder: ImageEncoding {
         #endif
         #if AVIF
         formats.insert(.avif)
+        #endif
+        #if HEIF
+        formats.insert(.heic)
+        #endif
+        #if JPEGXL
+        formats.insert(.jxl)
         #endif
         #if TIFF
         formats.insert(.tiff)
@@ -129,6 +148,14 @@ public struct ImageEncoder: ImageEncoding {
         #if AVIF
         case .avif:
             return try AVIFEncoder.encode(bitmap.withStraightAlpha(), quality: quality, speed: avifSpeed)
+        #endif
+        #if HEIF
+        case .heic:
+            return try HEIFEncoder.encode(bitmap.withStraightAlpha(), quality: quality)
+        #endif
+        #if JPEGXL
+        case .jxl:
+            return try JPEGXLEncoder.encode(bitmap.withStraightAlpha(), quality: quality, lossless: lossless, effort: jxlEffort)
         #endif
         #if TIFF
         case .tiff:

@@ -40,9 +40,10 @@ package enum QualitySearch {
     /// encodes, never the result.
     static let typicalSlope = -0.027
 
-    /// Whether `encoder` writes with a quality a search can choose: lossy JPEG, WebP and AVIF.
+    /// Whether `encoder` writes with a quality a search can choose: lossy JPEG, WebP, AVIF,
+    /// HEIC and JPEG XL.
     package static func hasQuality(_ encoder: ImageEncoder) -> Bool {
-        [.jpeg, .webp, .avif].contains(encoder.format) && !encoder.lossless
+        [.jpeg, .webp, .avif, .heic, .jxl].contains(encoder.format) && !encoder.lossless
     }
 
     static func dssim(

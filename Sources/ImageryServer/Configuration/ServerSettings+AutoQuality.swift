@@ -2,7 +2,7 @@ import ImageryImgproxy
 
 extension ServerSettings {
     /// imgproxy Pro's autoquality, given away: what a URL's `aq` leaves unsaid, and with a
-    /// method other than `none`, what every JPEG, WebP and AVIF still gets unasked. Every one
+    /// method other than `none`, what every JPEG, WebP, AVIF, HEIC and JPEG XL still gets unasked. Every one
     /// changes bytes, so every one enters the settings digest.
     static let autoQuality: [ServerSetting] = [
         ServerSetting(

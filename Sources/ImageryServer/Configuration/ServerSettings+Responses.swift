@@ -5,10 +5,12 @@ import ImageryImgproxy
 
 extension ServerSettings {
     static let responses: [ServerSetting] = [
-        .whole("quality", "JPEG, WebP and AVIF quality when a URL gives none.", \.defaultQuality, in: 1...100, imgproxy: "IMGPROXY_QUALITY").changing(.bytes),
+        .whole("quality", "JPEG, WebP, AVIF, HEIC and JPEG XL quality when a URL gives none.", \.defaultQuality, in: 1...100, imgproxy: "IMGPROXY_QUALITY").changing(.bytes),
         .flag("auto-avif", "Answer AVIF when Accept names image/avif and the URL names no format (imgproxy: off by default).", \.negotiation.autoAVIF, imgproxy: "IMGPROXY_AUTO_AVIF").changing(.bytes),
         .flag("auto-webp", "Answer WebP when Accept names image/webp (and AVIF was not chosen) and the URL names no format (imgproxy: off by default).", \.negotiation.autoWebP, imgproxy: "IMGPROXY_AUTO_WEBP").changing(.bytes),
         .flag("enforce-avif", "Answer AVIF to clients that take it even when the URL names another format.", \.negotiation.enforceAVIF, imgproxy: "IMGPROXY_ENFORCE_AVIF").changing(.bytes),
+        .flag("auto-jxl", "Answer JPEG XL when Accept names image/jxl and the URL names no format, before AVIF and WebP (off by default, as in imgproxy).", \.negotiation.autoJXL, imgproxy: "IMGPROXY_AUTO_JXL").changing(.bytes),
+        .flag("enforce-jxl", "Answer JPEG XL to clients that take it even when the URL names another format.", \.negotiation.enforceJXL, imgproxy: "IMGPROXY_ENFORCE_JXL").changing(.bytes),
         .flag("enable-client-hints", "Let DPR and Width (and Sec-CH-DPR, Sec-CH-Width) fill in a URL's dpr and width; answers carry Vary and Accept-CH.", \.enableClientHints, imgproxy: "IMGPROXY_ENABLE_CLIENT_HINTS").changing(.bytes),
         ServerSetting("preferred-formats", .list, "Without a format in the URL or from Accept: the source's format when listed, else the first listed that keeps alpha and animation (default: JPEG, or PNG for alpha).", imgproxy: "IMGPROXY_PREFERRED_FORMATS (default jpeg,png,gif)", show: { configuration in
             configuration.negotiation.preferredFormats.isEmpty ? "none" : configuration.negotiation.preferredFormats.map(\.imgproxyExtension).joined(separator: ",")
@@ -27,6 +29,7 @@ extension ServerSettings {
         .flag("jpeg-progressive", "Write progressive JPEGs: shown coarse first, sharpened as they arrive.", \.encoding.jpegProgressive, imgproxy: "IMGPROXY_JPEG_PROGRESSIVE").changing(.bytes),
         .flag("png-interlaced", "Write Adam7-interlaced PNGs: shown coarse first, at a larger size.", \.encoding.pngInterlaced, imgproxy: "IMGPROXY_PNG_INTERLACED").changing(.bytes),
         .whole("webp-effort", "libwebp's effort for lossy WebP, 1 (fastest) to 6 (smallest files).", \.encoding.webpEffort, in: 1...6, imgproxy: "IMGPROXY_WEBP_EFFORT").changing(.bytes),
+        .whole("jxl-effort", "libjxl's effort for JPEG XL, 1 (fastest) to 9 (smallest files).", \.encoding.jxlEffort, in: 1...9, imgproxy: "IMGPROXY_JXL_EFFORT").changing(.bytes),
         ServerSetting("webp-preset", .text, "What lossy WebP is tuned for: default, photo, picture, drawing, icon or text.", imgproxy: "IMGPROXY_WEBP_PRESET", show: { $0.encoding.webpPreset.rawValue }) {
             configuration, value throws(SettingError.Reason) in
             guard case let .text(name) = value, let preset = WebPPreset(rawValue: name.lowercased()) else {

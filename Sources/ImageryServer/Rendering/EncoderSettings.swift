@@ -1,9 +1,9 @@
 import ImageryCodecs
 
 /// How the server's encoders are tuned, beside a URL's quality and format: the operator's
-/// `--avif-speed`, `--jpeg-progressive`, `--png-interlaced`, `--webp-effort` and `--webp-preset`
-/// (imgproxy's `IMGPROXY_AVIF_SPEED`, `_JPEG_PROGRESSIVE`, `_PNG_INTERLACED`, `_WEBP_EFFORT` and
-/// `_WEBP_PRESET`). Each changes response bytes, so each is part of the settings digest.
+/// `--avif-speed`, `--jpeg-progressive`, `--png-interlaced`, `--webp-effort`, `--webp-preset`
+/// and `--jxl-effort` (imgproxy's `IMGPROXY_AVIF_SPEED`, `_JPEG_PROGRESSIVE`, `_PNG_INTERLACED`,
+/// `_WEBP_EFFORT`, `_WEBP_PRESET` and `_JXL_EFFORT`). Each changes response bytes, so each is part of the settings digest.
 struct EncoderSettings: Sendable, Equatable {
     /// aom's speed for AVIF, 0 to 10.
     var avifSpeed = 9
@@ -12,6 +12,8 @@ struct EncoderSettings: Sendable, Equatable {
     /// imgproxy's WebP effort, 1 to 6: libwebp's method.
     var webpEffort = 4
     var webpPreset = WebPPreset.default
+    /// imgproxy's JPEG XL effort, 1 to 9: libjxl's.
+    var jxlEffort = 4
 
     /// `encoder` with these settings; each format reads its own.
     func applied(to encoder: ImageEncoder) -> ImageEncoder {
@@ -21,6 +23,7 @@ struct EncoderSettings: Sendable, Equatable {
         encoder.pngInterlaced = pngInterlaced
         encoder.webpEffort = webpEffort
         encoder.webpPreset = webpPreset
+        encoder.jxlEffort = jxlEffort
         return encoder
     }
 }

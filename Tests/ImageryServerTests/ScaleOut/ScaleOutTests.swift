@@ -88,6 +88,12 @@ struct ScaleOutTests {
             ServerHarness.expectImage(otherWebP, writes.contains(.webp) ? .webp : .jpeg)
             #expect(jpegOnly.cacheStatus == "HIT")
             ServerHarness.expectImage(jpegOnly, .jpeg)
+            // A client that takes JPEG XL (Safari) is a fourth class at the edge: with the
+            // server's --auto-jxl off it is answered as the AVIF class is, under its own key
+            let safari = try await Cluster.get(port: front.port, urls[0], accept: "image/webp,image/avif,image/jxl,image/heic,image/heic-sequence,video/*;q=0.8,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5")
+            #expect(safari.cacheStatus == "MISS" && safari.body == avif.body)
+            let otherJXL = try await Cluster.get(port: front.port, urls[0], accept: "image/jxl,image/avif,*/*")
+            #expect(otherJXL.cacheStatus == "HIT" && otherJXL.body == avif.body)
             // A request with a client hint passes through the edge, neither looked up nor stored.
             for _ in 0..<2 {
                 let hinted = try await ServerHarness.get(port: front.port, urls[0], headers: [("Sec-CH-DPR", "2")])

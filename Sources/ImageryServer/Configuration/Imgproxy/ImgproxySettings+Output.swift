@@ -14,7 +14,7 @@ extension ImgproxySettings {
         .same("WEBP_EFFORT", "webp-effort"),
         .same("WEBP_PRESET", "webp-preset"),
         .same("AVIF_SPEED", "avif-speed"),
-        pending("JXL_EFFORT", "JPEG XL output"),
+        .same("JXL_EFFORT", "jxl-effort"),
     ]
 
     static let formats: [ImgproxySetting] = [
@@ -25,8 +25,8 @@ extension ImgproxySettings {
         .same("AUTO_AVIF", "auto-avif"),
         .deprecated("ENABLE_AVIF_DETECTION", of: "AUTO_AVIF"),
         .same("ENFORCE_AVIF", "enforce-avif"),
-        pending("AUTO_JXL", "JPEG XL output"),
-        pending("ENFORCE_JXL", "JPEG XL output"),
+        .same("AUTO_JXL", "auto-jxl"),
+        .same("ENFORCE_JXL", "enforce-jxl"),
         .same("PREFERRED_FORMATS", "preferred-formats"),
         .converted(
             "SKIP_PROCESSING_FORMATS", .list, sets: ["skip-processing-formats"],
