@@ -26,7 +26,7 @@ let package = Package(
         ),
         .trait(
             name: "HEIF",
-            description: "HEIC/HEIF decoding through the system libheif (apt-get install libheif-dev)."
+            description: "HEIC/HEIF decoding (libde265) and HEIC encoding (x265) through the system libheif (apt-get install libheif-dev)."
         ),
         .trait(
             name: "AVIF",
@@ -34,7 +34,7 @@ let package = Package(
         ),
         .trait(
             name: "JPEGXL",
-            description: "JPEG XL decoding through the system libjxl (apt-get install libjxl-dev)."
+            description: "JPEG XL decoding and encoding through the system libjxl (apt-get install libjxl-dev)."
         ),
         .trait(
             name: "SVG",

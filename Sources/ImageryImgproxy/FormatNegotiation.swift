@@ -8,8 +8,9 @@ import Imagery
 /// off by default, as in imgproxy (`autoJXL`): of the current browsers only Safari decodes it,
 /// and Safari takes AVIF. `enforce…` lets `Accept` replace a format the URL names too.
 /// Enforcement follows the client's best class: a client that takes AVIF and WebP, on a server
-/// that enforces WebP but not AVIF, keeps the URL's format, since its class is AVIF. One class
-/// per client keeps the response cache and an edge cache keyed by four classes exact.
+/// that enforces WebP but not AVIF, keeps the URL's format, since its class is AVIF; a JPEG XL
+/// client counts as an AVIF one where JPEG XL is not enforced. One class per client keeps the
+/// response cache and an edge cache keyed by four classes exact.
 ///
 /// ```swift
 /// let negotiation = FormatNegotiation(writable: [.jpeg, .png, .webp, .avif])
@@ -77,6 +78,9 @@ public struct FormatNegotiation: Sendable, Hashable {
         if let requested {
             switch accepted {
             case .jxl where enforceJXL && writable.contains(.jxl): chosen = .jxl
+            // A JPEG XL client takes AVIF: with JPEG XL not enforced, it is enforced AVIF as it
+            // was before --auto-jxl put it in a class of its own.
+            case .jxl where enforceAVIF && writable.contains(.avif): chosen = .avif
             case .avif where enforceAVIF && writable.contains(.avif): chosen = .avif
             case .webp where enforceWebP && writable.contains(.webp): chosen = .webp
             default: chosen = requested

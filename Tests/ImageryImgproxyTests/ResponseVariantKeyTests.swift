@@ -64,6 +64,12 @@ struct ResponseVariantKeyTests {
         #expect(negotiation.format(requested: .png, accepted: .avif, hasTransparency: false) == .png)
         #expect(negotiation.format(requested: .gif, accepted: .jxl, hasTransparency: false, isAnimated: true) == .webp)
         #expect(negotiation.variesByAccept(requested: .png))
+        // Enforced AVIF still reaches a JPEG XL client when JPEG XL itself is not enforced, as it
+        // did before --auto-jxl gave it a class of its own.
+        negotiation.enforceJXL = false
+        negotiation.enforceAVIF = true
+        #expect(negotiation.format(requested: .png, accepted: .jxl, hasTransparency: false) == .avif)
+        #expect(negotiation.format(requested: .png, accepted: .avif, hasTransparency: false) == .avif)
         // A build that cannot write JPEG XL never negotiates it, whatever the switches.
         var noJXL = FormatNegotiation(writable: [.jpeg, .png, .webp, .avif])
         noJXL.enforceJXL = true

@@ -6,8 +6,8 @@ import Imagery
 /// alpha only when the image has transparency.
 ///
 /// `quality` (1–100) is libheif's own lossy quality, which libheif maps onto x265's rate factor;
-/// libvips passes imgproxy's `q` to libheif the same way, so the same `q` means the same image
-/// as imgproxy's HEIC output.
+/// libvips passes imgproxy's `q` to libheif the same way, so the same `q` asks x265 for the same
+/// rate factor as imgproxy's HEIC output does.
 enum HEIFEncoder {
     static func encode(_ bitmap: Bitmap, quality: Int) throws(ImageError) -> [UInt8] {
         guard let context = heif_context_alloc() else { throw .encodingFailed(.heic, detail: "libheif could not allocate a context") }

@@ -5,13 +5,14 @@ import Imagery
 /// JPEG XL encoding through libjxl (the `JPEGXL` package trait): one lossy still in sRGB, or a
 /// lossless one, 8 bits a channel, with alpha only when the image has transparency.
 ///
-/// libjxl 0.7 takes a Butteraugli distance, not a quality; ``distance(quality:)`` maps imgproxy's
-/// 1–100 onto it the way `cjxl -q` and libvips do, so the same `q` means the same thing here as
-/// in imgproxy's JPEG XL output.
+/// libjxl 0.7 takes a Butteraugli distance, not a quality, and has no function to convert one;
+/// ``distance(quality:)`` maps imgproxy's 1–100 onto it as later libjxl releases do
+/// (`JxlEncoderDistanceFromQuality`, which `cjxl -q` follows from q 30 up).
 enum JPEGXLEncoder {
     /// The distance for `quality`: from q 30 up, a line through q 90 at distance 1 (visually
-    /// lossless) and q 100 at 0.1; below, a parabola that meets it at q 30 and reaches 25,
-    /// libjxl's largest, towards q 0.
+    /// lossless) and q 100 at 0.1 (not 0, which libjxl treats as lossless only in its lossless
+    /// mode); below, a parabola that meets it at q 30 and reaches 25, libjxl's largest, towards
+    /// q 0.
     static func distance(quality: Int) -> Float {
         let q = Double(min(100, max(1, quality)))
         let distance = q >= 30 ? 0.1 + (100 - q) * 0.09 : 53.0 / 3000.0 * q * q - 23.0 / 20.0 * q + 25.0

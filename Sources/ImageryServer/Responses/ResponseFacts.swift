@@ -15,8 +15,8 @@ struct ResponseFacts: Sendable, Hashable {
     var resultWidth: Int?
     var resultHeight: Int?
     /// The quality the answer was encoded at: the URL's or the server's, or the one
-    /// autoquality chose; `nil` for a format without one (PNG, GIF, lossless WebP) and for a
-    /// source sent as it is.
+    /// autoquality chose; `nil` for a format without one (PNG, GIF, lossless WebP), for an
+    /// animation (encoded frame by frame at the URL's quality) and for a source sent as it is.
     var quality: Int?
 
     /// Each fact's header, stored code and property (computed: key paths are not `Sendable`).
