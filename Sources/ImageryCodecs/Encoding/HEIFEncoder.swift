@@ -27,7 +27,6 @@ enum HEIFEncoder {
         _ = heif_encoder_set_parameter_string(encoder, "x265:frame-threads", "1")
 
         let opaque = bitmap.alphaMode == .opaque || !bitmap.hasTransparency
-        let channels = opaque ? 3 : 4
         var image: OpaquePointer?
         try check(
             heif_image_create(Int32(bitmap.width), Int32(bitmap.height), heif_colorspace_RGB,
@@ -41,20 +40,7 @@ enum HEIFEncoder {
         guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
             throw .encodingFailed(.heic, detail: "libheif gave no plane to write")
         }
-        bitmap.pixels.withUnsafeBufferPointer { pixels in
-            for row in 0..<bitmap.height {
-                let from = row * bitmap.bytesPerRow, to = plane + row * Int(stride)
-                if channels == 4 {
-                    UnsafeMutableRawPointer(to).copyMemory(from: pixels.baseAddress! + from, byteCount: bitmap.width * 4)
-                } else {
-                    for column in 0..<bitmap.width {
-                        to[column * 3] = pixels[from + column * 4]
-                        to[column * 3 + 1] = pixels[from + column * 4 + 1]
-                        to[column * 3 + 2] = pixels[from + column * 4 + 2]
-                    }
-                }
-            }
-        }
+        bitmap.copyRows(to: plane, stride: Int(stride), keepingAlpha: !opaque)
         let options = heif_encoding_options_alloc()
         defer { heif_encoding_options_free(options) }
         options?.pointee.save_alpha_channel = opaque ? 0 : 1

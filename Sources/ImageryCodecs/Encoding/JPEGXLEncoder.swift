@@ -50,20 +50,12 @@ enum JPEGXLEncoder {
 
         // Straight RGBA rows as they are (libjxl reads rows `bytesPerRow` apart when told to
         // align them to it), or packed RGB for an opaque image.
-        let pixels: [UInt8], format: JxlPixelFormat
+        let pixels: [UInt8]
+        var format: JxlPixelFormat
         if opaque {
             var packed = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 3)
-            bitmap.pixels.withUnsafeBufferPointer { source in
-                packed.withUnsafeMutableBufferPointer { packed in
-                    for row in 0..<bitmap.height {
-                        let from = row * bitmap.bytesPerRow, to = row * bitmap.width * 3
-                        for column in 0..<bitmap.width {
-                            packed[to + column * 3] = source[from + column * 4]
-                            packed[to + column * 3 + 1] = source[from + column * 4 + 1]
-                            packed[to + column * 3 + 2] = source[from + column * 4 + 2]
-                        }
-                    }
-                }
+            packed.withUnsafeMutableBufferPointer { packed in
+                bitmap.copyRows(to: packed.baseAddress!, stride: bitmap.width * 3, keepingAlpha: false)
             }
             pixels = packed
             format = JxlPixelFormat(num_channels: 3, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
@@ -71,8 +63,7 @@ enum JPEGXLEncoder {
             pixels = bitmap.pixels
             format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: bitmap.bytesPerRow)
         }
-        var pixelFormat = format
-        let added = pixels.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &pixelFormat, $0.baseAddress, $0.count) }
+        let added = pixels.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
         try check(added, encoder, stage: "adding the image")
         JxlEncoderCloseInput(encoder)
 
