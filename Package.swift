@@ -50,6 +50,10 @@ let package = Package(
             enabledTraits: ["WebP", "HEIF", "AVIF", "JPEGXL", "SVG", "TIFF"]
         ),
         .trait(
+            name: "OpenTelemetry",
+            description: "imagery-server sends traces (and, when asked, metrics) over OTLP/HTTP through swift-otel. Off by default: its first build takes minutes."
+        ),
+        .trait(
             name: "HTTPClient",
             description: "The imagery tool loads http(s) with AsyncHTTPClient (NIO) instead of URLSession: bounded memory, a total deadline, no busy waiting. Off by default, so the Quick start builds no NIO."
         ),
@@ -68,6 +72,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["JSON", "YAML", "CommandLineArguments"]),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
+        // OTLP over HTTP only: its default also builds gRPC, which would double the build.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         // Already in the graph through Hummingbird; named so the server can import them.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
@@ -83,6 +90,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
@@ -152,6 +160,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),
@@ -223,6 +232,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OpenTelemetry"])),
             ],
             swiftSettings: strictSettings
         ),
@@ -295,6 +306,7 @@ let package = Package(
                 "ImageryDiskCache",
                 "ImageryTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),
@@ -370,6 +382,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),

@@ -16,14 +16,14 @@ image=${1:-imagery-server:latest}
 scratch=.build-image
 stage="$scratch/context/rootfs"
 
-echo "== release build (AllFormats, static Swift runtime)"
+echo "== release build (AllFormats and OpenTelemetry, static Swift runtime)"
 # FoundationNetworking's static archive asks the linker for -lcurl, which needs the unversioned
 # libcurl.so of a -dev package: a directory of our own gives it the runtime's soname instead.
 curl=$(ldconfig -p | awk '/libcurl\.so\.4 .*x86-64|libcurl\.so\.4 .*aarch64/ && !/gnutls|nss/ { print $NF; exit }')
 [ -n "$curl" ] || { echo "libcurl4 is missing (apt-get install libcurl4)" >&2; exit 1; }
 mkdir -p "$scratch/link"
 ln -sf "$curl" "$scratch/link/libcurl.so"
-swift build -c release --product imagery-server --traits AllFormats --static-swift-stdlib -Xlinker -L"$PWD/$scratch/link" --scratch-path "$scratch"
+swift build -c release --product imagery-server --traits AllFormats,OpenTelemetry --static-swift-stdlib -Xlinker -L"$PWD/$scratch/link" --scratch-path "$scratch"
 binary="$scratch/release/imagery-server"
 
 echo "== staging the root filesystem"

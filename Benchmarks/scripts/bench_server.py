@@ -258,16 +258,17 @@ def chart(results, path, title="imagery-server beside thumbor and nginx image_fi
     image.save(path)
 
 
-def prepare(corpus, tools, prefix):
+def prepare(corpus, tools, prefix, binary=None):
     """Checks what a run needs, and makes its work directory with the photos and the wrk
-    script. Returns (imagery-server binary, work directory, script path)."""
+    script. Returns (imagery-server binary, work directory, script path); `binary` is the one
+    given, else the release build's."""
     missing = [p for p in PHOTOS if not (corpus / p).exists()]
     if missing:
         raise SystemExit(f"skipped: the corpus at {corpus} lacks {missing[0]} (it is in ../shared/corpus)")
     for tool in tools:
         if not shutil.which(tool) and not Path(f"/usr/sbin/{tool}").exists():
             raise SystemExit(f"skipped: {tool} is not installed")
-    binary = ROOT / ".build" / "release" / "imagery-server"
+    binary = Path(binary) if binary else ROOT / ".build" / "release" / "imagery-server"
     if not binary.exists():
         raise SystemExit("build first: swift build -c release --product imagery-server")
     work = Path(tempfile.mkdtemp(prefix=prefix))

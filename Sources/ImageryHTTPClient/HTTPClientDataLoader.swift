@@ -4,6 +4,7 @@ import Imagery
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import Tracing
 
 /// Loads `http` and `https` sources with AsyncHTTPClient, the server-side Swift client, and
 /// every other source as `DataLoader` does.
@@ -84,6 +85,15 @@ public final class HTTPClientDataLoader: DataLoading {
         /// certificate, which lets anyone on the network path answer for any host: for a test
         /// origin with a self-signed certificate, never for the internet.
         public var verifiesCertificates = true
+        /// Whether each request to an origin or to S3 carries the caller's trace (W3C
+        /// `traceparent`, through swift-distributed-tracing's global instrument), so that the
+        /// origin's spans join the caller's trace. Added after S3's signature, which does not
+        /// cover it. Default: `false`, since it tells the origin about the caller's tracing.
+        ///
+        /// ```swift
+        /// configuration.propagatesTraceContext = true   // imgproxy's OPEN_TELEMETRY_PROPAGATE_EXTERNAL
+        /// ```
+        public var propagatesTraceContext = false
 
         /// The defaults: 64 MiB, 30 s idle, 60 s in all, 5 redirects.
         public init() {}
@@ -122,6 +132,10 @@ public final class HTTPClientDataLoader: DataLoading {
         // to try again, within its deadline. (AsyncHTTPClient would retry it until the connect
         // timeout.)
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        // AsyncHTTPClient's own spans record every URL in full, a presigned query with it, and
+        // pass the trace to every origin: the pipeline's fetch span, which names the host only,
+        // stands for the download, and `propagatesTraceContext` decides what origins are told.
+        clientConfiguration.tracing.tracer = nil
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         self.pinned = configuration.connectionGuard.map { _ in PinnedClients(configuration: clientConfiguration) }
     }
@@ -181,6 +195,7 @@ public final class HTTPClientDataLoader: DataLoading {
             for (name, value) in configuration.additionalHeaders.merging(sent, uniquingKeysWith: { $1 }) {
                 request.headers.replaceOrAdd(name: name, value: value)
             }
+            propagateTrace(into: &request.headers)
             let response = try await client.execute(request, deadline: .now() + TimeAmount(configuration.totalDeadline))
             let status = Int(response.status.code)
             if (300...399).contains(status), let location = response.headers.first(name: "location") {
@@ -211,7 +226,14 @@ public final class HTTPClientDataLoader: DataLoading {
         let signed = s3.request(for: location)
         var request = HTTPClientRequest(url: signed.url.absoluteString)
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
+        propagateTrace(into: &request.headers)
         return try await client.execute(request, deadline: .now() + TimeAmount(configuration.totalDeadline))
+    }
+
+    /// The current trace's headers, when ``Configuration/propagatesTraceContext`` asks for them.
+    private func propagateTrace(into headers: inout HTTPHeaders) {
+        guard configuration.propagatesTraceContext, let context = ServiceContext.current else { return }
+        InstrumentationSystem.instrument.inject(context, into: &headers, using: HeadersInjector())
     }
 
     /// Hands a final (non-redirect) response to `sink`: its head, then its body up to the limit.
@@ -258,5 +280,12 @@ public final class HTTPClientDataLoader: DataLoading {
             if Task.isCancelled { return .cancelled }
             return .connectionFailed(source: source, detail: String(describing: error))
         }
+    }
+}
+
+/// Writes a trace's headers into a request's.
+private struct HeadersInjector: Injector {
+    func inject(_ value: String, forKey key: String, into headers: inout HTTPHeaders) {
+        headers.replaceOrAdd(name: key, value: value)
     }
 }

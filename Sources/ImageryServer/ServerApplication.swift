@@ -82,11 +82,12 @@ package struct ServerApplication: Sendable {
         self.http = http
         self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
         // One admission limit and one set of response tiers for images and /info answers alike.
-        let tiers = ResponseTiers(
+        var tiers = ResponseTiers(
             memory: ResponseCache(budget: configuration.responseCacheBytes), shared: shared,
             admission: Admission(configuration: configuration, metrics: serverMetrics), metrics: serverMetrics,
             now: configuration.clock
         )
+        tiers.namesTier = configuration.enableDebugHeaders
         var renderer = ImageRenderer(
             pipeline: pipeline, negotiation: configuration.negotiation, encoding: configuration.encoding,
             svg: configuration.svg, headers: configuration.headerPolicy, now: configuration.clock, logger: logger
@@ -120,9 +121,10 @@ package struct ServerApplication: Sendable {
     /// in-flight requests finish, for at most `--graceful-stop-timeout`. `onRunning` gets the
     /// bound port (useful with port 0; 0 on a Unix socket), and `onMetricsRunning` the port of
     /// `--prometheus-bind`'s listener. `handlesSignals: false` leaves the process's signals
-    /// alone (servers inside tests).
+    /// alone (servers inside tests). `telemetry` are the exporters' services
+    /// (``Telemetry/services``).
     package func run(
-        handlesSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        handlesSignals: Bool = true, telemetry: [any Service] = [], onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
         onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         for warning in startWarnings { logger.warning("\(warning)") }
@@ -133,8 +135,11 @@ package struct ServerApplication: Sendable {
             instance.bound(socket.map { "unix:" + $0 } ?? "\(host):\(port)")
             await onRunning(port)
         })
+        // Telemetry first: the group stops its services in reverse, so the exporters flush the
+        // last requests' spans once the server has drained.
         var group = ServiceGroupConfiguration(
-            services: [.init(service: AnnouncedServer(server: app, gracefulStopTimeout: configuration.gracefulStopTimeout, logger: logger))],
+            services: telemetry.map { .init(service: $0) }
+                + [.init(service: AnnouncedServer(server: app, gracefulStopTimeout: configuration.gracefulStopTimeout, logger: logger))],
             gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger
         )
         group.maximumGracefulShutdownDuration = configuration.gracefulStopTimeout

@@ -41,7 +41,24 @@ enum ServerCommand {
         }
 
         let format = configuration.logFormat
-        LoggingSystem.bootstrap { ServerLogHandler(label: $0, format: format) }
+        // swift-otel's own complaints (an export that failed) go to standard output in our format.
+        let diagnostics = Logger(label: "imagery.telemetry") { ServerLogHandler(label: $0, format: format) }
+        let telemetry: Telemetry?
+        do {
+            telemetry = try Telemetry(configuration.telemetry, origins: loaded.origins, diagnostics: diagnostics)
+        } catch let error as SettingError {
+            fail("\(error)", code: 64)
+        } catch {
+            fail("OpenTelemetry: \(error)", code: 64)
+        }
+        let exported = telemetry?.logHandlerFactory
+        LoggingSystem.bootstrap({ label, provider in
+            let line = ServerLogHandler(label: label, format: format, metadataProvider: provider)
+            guard let exported else { return line }
+            // The provider here too, so lines sent over OTLP also carry the request's id.
+            return MultiplexLogHandler([line, exported(label)], metadataProvider: provider)
+        }, metadataProvider: ServerLogHandler.requestMetadata(traced: telemetry?.metadataProvider))
+        telemetry?.bootstrapTracing()
         var logger = Logger(label: "imagery.server")
         logger.logLevel = configuration.logLevel
         for warning in loaded.warnings { logger.warning("\(warning)") }
@@ -59,7 +76,7 @@ enum ServerCommand {
         }
         let announce = logger, listening = configuration, demo = configuration.demo
         do {
-            try await server.run { port in
+            try await server.run(telemetry: telemetry?.services ?? []) { port in
                 let address = listening.listeningDescription(port: port)
                 announce.info("listening", metadata: ["address": "\(address)"])
                 if demo { announce.info("demo page", metadata: ["address": "\(address)\(listening.pathPrefix ?? "")/"]) }

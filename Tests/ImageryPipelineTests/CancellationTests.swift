@@ -97,8 +97,8 @@ struct HoldingDecoder: ImageDecoding {
     }
 }
 
-/// Its tests (here and in `DecodingBudgetTests.swift`) each hold a decode on a blocked thread
-/// of the cooperative pool. Serialized, they hold one at a time: two at once would hold both
+/// Its tests (here, in `DecodingBudgetTests.swift` and `HeavyWorkTests.swift`) each hold a
+/// decode on a blocked thread. Serialized, they hold one at a time: two at once would hold both
 /// threads of a 2-core machine, and every other test would wait for the gate's one-minute limit.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct DecodeCancellationTests {

@@ -58,10 +58,13 @@ struct HeavyWorkTests {
 /// Downloads wait while the sources already downloaded wait for a decode: a source fetched
 /// faster than it can be decoded is held in memory, so memory stays bounded by the download
 /// limit, not by the number of requests.
-@Suite(.timeLimit(.minutes(3)))
-struct BackpressureTests {
+///
+/// Its test holds a decode on a blocked heavy-work thread, so it runs in the serialized suite
+/// of the other tests that do (``DecodeCancellationTests``): two held at once would hold both
+/// threads of a 2-core machine, and a test waiting for a decode to end would wait for ever.
+extension DecodeCancellationTests {
     /// A decoder that holds its thread until the test opens the gate.
-    struct HoldingDecoder: ImageDecoding {
+    struct GatedDecoder: ImageDecoding {
         let gate: Gate
 
         func decode(_ data: [UInt8], options: DecodingOptions) throws(ImageError) -> Bitmap {
@@ -80,7 +83,7 @@ struct BackpressureTests {
         defer { gate.open() }
         let loads = Locked(0)
         let pipeline = ImagePipeline(configuration: .standard.with {
-            $0.decoder = HoldingDecoder(gate: gate)
+            $0.decoder = GatedDecoder(gate: gate)
             $0.maximumConcurrentDecodes = 1
             $0.maximumConcurrentDownloads = 2
             $0.imageCache = nil

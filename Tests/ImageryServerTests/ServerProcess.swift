@@ -15,6 +15,7 @@ final class ServerProcess: Sendable {
     private let watched: [String]
     private let lines = EventCounter()
     private let announced = Locked<Int?>(nil)
+    private let transcript = Locked<[String]>([])
     /// Records "exit" when Foundation has reaped the process.
     private let exits: EventCounter
 
@@ -58,7 +59,8 @@ final class ServerProcess: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        // A runner's own OTEL_* (an SDK's, a CI's) would change what a child sends: only a test's reach it.
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OTEL_") }.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -74,6 +76,9 @@ final class ServerProcess: Sendable {
 
     var pid: Int32 { process.processIdentifier }
 
+    /// Every line the process has written so far.
+    var writtenLines: [String] { transcript.withLock { $0 } }
+
     /// Reads lines until the pipe closes; records the ready line and the port it names.
     private func readOutput() {
         var pending = Data()
@@ -84,6 +89,7 @@ final class ServerProcess: Sendable {
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
+                transcript.withLock { $0.append(line) }
                 if line.contains(readyMarker) {
                     if let range = line.range(of: #"(127\.0\.0\.1|\[::1\]):(\d+)"#, options: .regularExpression) {
                         let port = Int(line[range].split(separator: ":").last!)

@@ -40,6 +40,11 @@ extension ServerTests {
         let expected = [String(Fixtures.rocket.count), "640", "427", "300", "200", "80"]
         #expect(names.map { hit.header($0) } == expected)
         #expect(try Self.size(of: hit.body) == "300x200")
+        // …and which tier gave each answer, added as it leaves: never stored with it.
+        #expect(made.header("x-imagery-tier") == nil)
+        #expect(hit.header("x-imagery-tier") == "disk")
+        #expect(try await on.get(path).header("x-imagery-tier") == "memory")
+        #expect(try await on.get(Self.plain(origin, "/rocket.jpg", options: "w:301")).header("x-imagery-tier") == "none")
 
         // Autoquality's choice is the quality sent: the same request at that quality is the same bytes.
         let searched = try await on.get(Self.plain(origin, "/rocket.jpg", options: "w:300/aq:dssim:0.02:50:90"))

@@ -1,4 +1,5 @@
 import Synchronization
+import Tracing
 
 /// One caller's request in flight: change its priority, cancel it, watch its progress, await
 /// its response.
@@ -48,6 +49,8 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
     /// Whether the delivered image's pixels stay charged to the pipeline's budget until the
     /// caller releases them (``ImagePipeline/heldResponse(for:)``).
     let holdsPixels: Bool
+    /// The request's span in the app's traces (``PipelineTracing``), ended when it finishes.
+    let span: any Span
     private let graph: PipelineGraph
     private let state: Locked<State>
 
@@ -55,6 +58,7 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
 
     init(request: ImageRequest, key: ImageCacheKey, graph: PipelineGraph, holdsPixels: Bool = false) {
         self.id = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
+        self.span = PipelineTracing.startRequestSpan("imagery.image", source: request.source)
         self.request = request
         self.key = key
         self.holdsPixels = holdsPixels
@@ -155,6 +159,8 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
             hold?.release()
             return
         }
+        if case let .success(response) = outcome, span.isRecording { span.attributes["imagery.origin"] = response.origin.rawValue }
+        PipelineTracing.end(span, failure: outcome.failure)
         for waiter in waiters { waiter.resume(returning: outcome) }
         if case let .success(response) = outcome { onEvent?(.finished(response)) }
         onFinish?(outcome)

@@ -97,6 +97,7 @@ package struct AWSJSONService: Sendable {
     private static func send(_ request: HTTPClientRequest, within deadline: Duration) async throws(Failure) -> (Int, Data) {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.tracing.tracer = nil   // its URLs carry no secret, but its spans are noise
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let result: Result<(Int, Data), Failure>
         do {

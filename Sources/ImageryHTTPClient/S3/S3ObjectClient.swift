@@ -58,6 +58,8 @@ package final class S3ObjectClient: Sendable {
         options.decompression = .disabled
         // A store that refuses connections fails the call at once, not at its deadline.
         options.connectionPool.retryConnectionEstablishment = false
+        // Its spans would record each object's URL; the server traces its tiers itself.
+        options.tracing.tracer = nil
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: options)
     }
 

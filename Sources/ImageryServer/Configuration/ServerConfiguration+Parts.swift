@@ -71,6 +71,7 @@ extension ServerConfiguration {
         loading.s3 = try? s3()
         // imgproxy's cookie jar sends scoped cookies to their host alone, and all of them everywhere with _ALL.
         loading.keepsCredentialsAcrossHosts = cookiePassthrough.passesAll
+        loading.propagatesTraceContext = telemetry.propagatesExternal
         loading.keepAliveTimeout = clientKeepAliveTimeout
         loading.verifiesCertificates = !ignoreSSLVerification
         return loading

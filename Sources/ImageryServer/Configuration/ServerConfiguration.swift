@@ -352,6 +352,8 @@ package struct ServerConfiguration: Sendable {
     /// `IMGPROXY_PROMETHEUS_BIND` does: a port an operator keeps off the public network.
     /// Default: none (`/metrics` beside the images).
     package var prometheusBind: HostAndPort?
+    /// Traces over OTLP: imgproxy's `OPEN_TELEMETRY_*` and OpenTelemetry's `OTEL_*`.
+    package var telemetry = TelemetryConfiguration()
     /// Whether a source that fails to download is logged at `warning` (with its host) rather
     /// than `debug`. Default: `true`, as in imgproxy.
     package var reportDownloadingErrors = true

@@ -9,7 +9,7 @@ extension ServerSettings {
         .flag("set-canonical-header", "Send Link: <source>; rel=\"canonical\" with images of http(s) sources.", \.setCanonicalHeader, imgproxy: "IMGPROXY_SET_CANONICAL_HEADER").changing(.storedHeaders),
         // Every tier keeps what the headers say whether or not they are sent: turning them on
         // changes nothing stored.
-        .flag("enable-debug-headers", "Send X-Origin-Content-Length, X-Origin-Width, X-Origin-Height, X-Result-Width, X-Result-Height (as imgproxy) and X-Imagery-Quality, the quality the answer was encoded at, with image answers.", \.enableDebugHeaders, imgproxy: "IMGPROXY_ENABLE_DEBUG_HEADERS").changing(.nothingStored),
+        .flag("enable-debug-headers", "Send X-Origin-Content-Length, X-Origin-Width, X-Origin-Height, X-Result-Width, X-Result-Height (as imgproxy) and X-Imagery-Quality, the quality the answer was encoded at, with image answers, and X-Imagery-Tier, the response tier that answered (memory, disk, bucket, none).", \.enableDebugHeaders, imgproxy: "IMGPROXY_ENABLE_DEBUG_HEADERS").changing(.nothingStored),
         .text("fallback-image-data", "The image served when a source cannot be had (the origin failed, timed out or was too large), base64; processed as the URL asks, never stored.", \.fallbackImage.data, imgproxy: "IMGPROXY_FALLBACK_IMAGE_DATA").changing(.nothingStored),
         .text("fallback-image-path", "The fallback image, a file read at start.", \.fallbackImage.path, imgproxy: "IMGPROXY_FALLBACK_IMAGE_PATH").changing(.nothingStored),
         .text("fallback-image-url", "The fallback image, fetched once at start through the source guard.", \.fallbackImage.url, imgproxy: "IMGPROXY_FALLBACK_IMAGE_URL").changing(.nothingStored),

@@ -4,9 +4,10 @@ import Foundation
 import SystemPackage
 
 /// Every setting of `imagery-server`, one table per concern, and how they are read: flags,
-/// then the environment (`IMAGERY_*`, and imgproxy's own names, `IMGPROXY_*`, through
-/// ``ImgproxySettings``), then an optional `--config` file (JSON or YAML, flat keys named after
-/// the flags), then the defaults of ``ServerConfiguration``. swift-configuration reads every
+/// then the environment (`IMAGERY_*`, imgproxy's own names, `IMGPROXY_*`, through
+/// ``ImgproxySettings``, and OpenTelemetry's standard `OTEL_*`), then an optional `--config`
+/// file (JSON or YAML, flat keys named after the flags), then the defaults of
+/// ``ServerConfiguration``. swift-configuration reads every
 /// source.
 ///
 /// ```sh
@@ -20,6 +21,7 @@ package enum ServerSettings {
         ("Network", network), ("Timeouts", timeouts), ("Security", security), ("Sources", sources), ("Limits", limits),
         ("Responses", responses), ("Freshness and fallback", freshness), ("Processing", processing), ("Autoquality", autoQuality),
         ("Decoding", decoding), ("Caches", caches), ("Logging", logging),
+        ("Telemetry", telemetry),
     ]
 
     /// Every setting.
@@ -69,7 +71,7 @@ package enum ServerSettings {
         let commandLine = CommandLineArgumentsProvider(arguments: arguments, secretsSpecifier: .specific(Set(secrets.map(\.flag))))
         let variables = EnvironmentVariablesProvider(
             environmentVariables: environment,
-            secretsSpecifier: .specific(Set(secrets.map(\.variable) + ImgproxySettings.secretVariables))
+            secretsSpecifier: .specific(Set(secrets.map(\.variable) + secrets.compactMap(standardVariable) + ImgproxySettings.secretVariables))
         )
         let flags = Source(reader: ConfigReader(provider: commandLine), describe: { "the command line (--\($0))" })
         let ours = Source(reader: ConfigReader(provider: variables.prefixKeys(with: "imagery")), describe: { "the environment (\(variable($0)))" })
@@ -86,6 +88,7 @@ package enum ServerSettings {
         var reading = EnvironmentReading(configuration: configuration, origins: origins)
         try await reading.readOwn(ours)
         try await reading.readImgproxy(environment: environment, variables: variables)
+        try await reading.readStandard(variables)
         configuration = try reading.agreed()
         origins = reading.origins
         try await apply(from: flags, to: &configuration, origins: &origins)

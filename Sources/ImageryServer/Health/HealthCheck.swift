@@ -41,6 +41,7 @@ package enum HealthCheck {
         let limit = timeout
         var clientConfiguration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: HTTPClient.Configuration.Timeout(connect: limit, read: limit))
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        clientConfiguration.tracing.tracer = nil
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let outcome: (healthy: Bool, message: String)
         do {

@@ -7,17 +7,31 @@ import Logging
 /// metadata at every such set, a cost each request paid though nothing was logged.
 ///
 /// ```swift
-/// LoggingSystem.bootstrap { ServerLogHandler(label: $0, format: .json) }
+/// LoggingSystem.bootstrap { ServerLogHandler(label: $0, format: .json, metadataProvider: ServerLogHandler.requestMetadata()) }
 /// ```
 package struct ServerLogHandler: LogHandler {
     package var metadata: Logger.Metadata = [:]
     package var logLevel: Logger.Level = .info
+    /// Read at every line: the request's id and trace (``requestMetadata``).
+    package var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let format: LogFormat
 
-    package init(label: String, format: LogFormat = .pretty) {
+    package init(label: String, format: LogFormat = .pretty, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
         self.format = format
+        self.metadataProvider = metadataProvider
+    }
+
+    /// What every line about a request says of it, whichever logger wrote the line: its
+    /// ``RequestID`` as `hb.request.id` (Hummingbird's name), and, when the request is traced,
+    /// its trace and span ids (`trace_id`, `span_id`, from `traced`).
+    package static func requestMetadata(traced: Logger.MetadataProvider? = nil) -> Logger.MetadataProvider {
+        Logger.MetadataProvider {
+            var metadata = traced?.get() ?? [:]
+            if let id = RequestID.current { metadata["hb.request.id"] = .string(id) }
+            return metadata
+        }
     }
 
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -26,12 +40,19 @@ package struct ServerLogHandler: LogHandler {
     }
 
     package func log(event: LogEvent) {
-        var merged = metadata
-        if let extra = event.metadata { merged.merge(extra) { $1 } }
+        let merged = mergedMetadata(event.metadata)
         let line = Self.line(
             time: Date().formatted(.iso8601), level: event.level, label: label, message: "\(event.message)", metadata: merged, format: format
         )
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// The line's metadata: the provider's first, so what a logger or a call sets explicitly wins.
+    func mergedMetadata(_ extra: Logger.Metadata?) -> Logger.Metadata {
+        var merged = metadataProvider?.get() ?? [:]
+        merged.merge(metadata) { $1 }
+        if let extra { merged.merge(extra) { $1 } }
+        return merged
     }
 
     /// One line, without its newline. Metadata keys are sorted, so equal events make equal lines.

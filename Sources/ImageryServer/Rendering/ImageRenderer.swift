@@ -5,6 +5,7 @@ import ImageryCodecs
 import ImageryImgproxy
 import Logging
 import NIOCore
+import Tracing
 
 /// Makes one response: loads the plan's request through the pipeline (which coalesces, caches
 /// and limits), encodes it in the negotiated format off the cooperative pool (an animation frame
@@ -108,6 +109,10 @@ struct ImageRenderer: Sendable {
         let origin = response.image.metadata
         var facts = ResponseFacts(originBytes: origin.sourceByteCount, originWidth: origin.originalSize.width, originHeight: origin.originalSize.height)
         let bytes: [UInt8], answered: ImageFormat
+        // One span over every encode the answer takes: autoquality's steps and format:best's
+        // candidates are its cost, and are counted on it rather than each made a span.
+        let span = InstrumentationSystem.tracer.startSpan("imagery.encode", context: ServiceContext.current ?? .topLevel)
+        defer { span.end() }
         if let stream = response.animationStream, ImageEncoder.animatedFormats.contains(format) {
             let size: PixelSize?
             (bytes, size) = try await encode(stream, with: try encoder(format, for: plan))
@@ -132,7 +137,10 @@ struct ImageRenderer: Sendable {
             (bytes, answered) = (encoded.bytes, encoded.format)
             (facts.resultWidth, facts.resultHeight, facts.quality) = (image.width, image.height, encoded.quality)
             encodes?(encoded.encodes)
+            span.attributes["imagery.encodes"] = encoded.encodes
         }
+        span.attributes["imagery.format"] = answered.rawValue
+        span.attributes["imagery.bytes"] = bytes.count
         return tagged(
             bytes, contentType: answered.mimeType, varyAccept: negotiation.variesByAccept(requested: plan.format),
             source: source ?? response.sourceHeaders, facts: facts

@@ -1,10 +1,14 @@
+import HTTPTypes
 import Hummingbird
 import ImageryImgproxy
+import Tracing
 
 /// The one way every stored answer is given, images and `/info` alike: the memory tier by the
 /// path as sent, before it is parsed; then, once the path has passed its checks, each shared
 /// tier in order (a later tier's hit fills the earlier ones); then the work, within the
-/// admission limit, stored in every tier. Hits and misses are counted by tier.
+/// admission limit, stored in every tier. Hits and misses are counted by tier; each shared
+/// tier's lookup is a span of the request's trace (`imagery.cache disk`, `… bucket`), and the
+/// tier that answered is noted on the request's span (``TierNote``).
 ///
 /// A memory hit is looked up before parsing: the same path always parses, checks and plans
 /// the same (one configuration per process, whose output-changing settings are in the key), so
@@ -17,6 +21,12 @@ struct ResponseTiers: Sendable {
     let metrics: ServerMetrics
     /// Seconds since 1970, for URLs that expire: injectable so tests need no waiting.
     let now: @Sendable () -> Int
+    /// `--enable-debug-headers`: every answer says which tier gave it (`X-Imagery-Tier`:
+    /// `memory`, `disk`, `bucket`, or `none` for one made now). Added to the answer as it
+    /// leaves, never to what a tier stores.
+    var namesTier = false
+
+    static let tierField = HTTPField.Name("X-Imagery-Tier")!
 
     /// What a checked path adds to every answer it gets, stored or new: when its URL expires
     /// (Unix seconds), its `Content-Disposition` and canonical `Link`, and whether it is made
@@ -46,7 +56,7 @@ struct ResponseTiers: Sendable {
     ) async throws(ServerError) -> Response {
         if let hit = memory[key], hit.isFresh(at: now()) {
             metrics.responseHit(.memory)
-            return try hit.response(conditions, expires: hit.expires, now: now())
+            return named(try hit.response(conditions, expires: hit.expires, now: now()), "memory")
         }
         let (plan, checked) = try check()
         // Before any work: an expired URL is 404 whatever is stored for it.
@@ -56,10 +66,15 @@ struct ResponseTiers: Sendable {
         sharedKey.partition = ""
         if !checked.isPrivate {
             for (index, tier) in shared.enumerated() {
-                guard let stored = await tier.response(for: sharedKey), stored.isFresh(at: now()) else { continue }
+                let found = await withSpan("imagery.cache \(tier.tier.rawValue)") { span in
+                    let found = await tier.response(for: sharedKey)
+                    span.attributes["imagery.cache.hit"] = found != nil
+                    return found
+                }
+                guard let stored = found, stored.isFresh(at: now()) else { continue }
                 metrics.responseHit(tier.tier)
                 for nearer in shared[..<index] { nearer.store(stored, for: sharedKey) }
-                return try keep(stored, checked, for: key).response(conditions, expires: checked.expires, now: now())
+                return named(try keep(stored, checked, for: key).response(conditions, expires: checked.expires, now: now()), tier.tier.rawValue)
             }
         }
         metrics.responseMiss()
@@ -67,7 +82,15 @@ struct ResponseTiers: Sendable {
         if made.storage == .everywhere, !checked.isPrivate {
             for tier in shared { tier.store(made, for: sharedKey) }
         }
-        return try keep(made, checked, for: key).response(conditions, expires: checked.expires, now: now())
+        return named(try keep(made, checked, for: key).response(conditions, expires: checked.expires, now: now()), "none")
+    }
+
+    private func named(_ response: Response, _ tier: String) -> Response {
+        TierNote.record(tier)
+        guard namesTier else { return response }
+        var response = response
+        response.headers[Self.tierField] = tier
+        return response
     }
 
     /// `response` as this path gets it, kept in memory with what the path added when it may be.

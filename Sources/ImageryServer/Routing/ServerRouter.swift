@@ -8,9 +8,10 @@ import NIOCore
 /// a second health path). With `--path-prefix` every route sits in a group under it, the
 /// health checks included, as imgproxy's do. HEAD is answered by each GET route without its body.
 ///
-/// Middleware, outermost first: the instance header, metrics and the request log see every
-/// answer; CORS answers preflights before the method check refuses OPTIONS; the secret is
-/// checked after both, since a browser's preflight never carries credentials.
+/// Middleware, outermost first: the request id, the request's span, the instance header,
+/// metrics and the request log see every answer; CORS answers preflights before the method
+/// check refuses OPTIONS; the secret is checked after both, since a browser's preflight never
+/// carries credentials.
 enum ServerRouter {
     struct Parts: Sendable {
         let images: ImageEndpoint
@@ -51,6 +52,8 @@ enum ServerRouter {
         let prefix = parts.pathPrefix ?? ""
         let healthPaths = ["/health", parts.healthCheckPath].compactMap(\.self)
         router.addMiddleware {
+            RequestIDMiddleware()
+            RequestSpanMiddleware()
             InstanceHeaderMiddleware(instance: parts.instance)
             MetricsMiddleware(metrics: parts.metrics)
             RequestLogMiddleware(logger: parts.logger)

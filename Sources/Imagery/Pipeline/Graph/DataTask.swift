@@ -1,4 +1,5 @@
 import Synchronization
+import Tracing
 
 /// One caller of ``ImagePipeline/data(for:)``: it waits on the fetch stage only, beside the
 /// decode jobs of the same source, so original bytes and images share one download.
@@ -14,6 +15,8 @@ final class DataTask: Sendable {
     let request: ImageRequest
     /// The source's key, computed once when the task was made.
     let sourceKey: String
+    /// The caller's span in the app's traces (``PipelineTracing``), ended when it finishes.
+    let span: any Span
     private let state = Locked(State())
 
     private static let counter = Atomic<UInt64>(0)
@@ -22,6 +25,7 @@ final class DataTask: Sendable {
         self.id = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         self.request = request
         self.sourceKey = sourceKey
+        self.span = PipelineTracing.startRequestSpan("imagery.data", source: request.source)
     }
 
     var priority: ImageRequest.Priority { request.priority }
@@ -48,6 +52,8 @@ final class DataTask: Sendable {
             defer { state.waiter = nil }
             return .some(state.waiter)
         }
-        if case let .some(.some(waiter)) = waiter { waiter.resume(returning: outcome) }
+        guard case let .some(waiter) = waiter else { return }
+        PipelineTracing.end(span, failure: outcome.failure)
+        waiter?.resume(returning: outcome)
     }
 }

@@ -1,3 +1,5 @@
+import Tracing
+
 /// One unit of work in one stage of the graph (a download, a decode, a processing run),
 /// shared by every subscriber that asks for the same key: the one mechanism for subscribe,
 /// priority and cancel that all three stages use.
@@ -12,6 +14,10 @@
 ///   stage that produces a result knows whether anyone asked for it to be kept.
 @PipelineActor
 final class Job<Value: Sendable> {
+    /// The job's span in the app's traces (``PipelineTracing``): set by ``PipelineGraph/join``,
+    /// ended when the job finishes or is cancelled.
+    let span: any Span
+
     enum Event {
         case progress(DataProgress)
         /// A picture of the result before it is ready; not replayed to late subscribers.
@@ -37,11 +43,23 @@ final class Job<Value: Sendable> {
     private(set) var item: WorkQueue.Item?
     private var queue: WorkQueue?
     /// The work running off the actor, if any.
-    var work: Task<Void, Never>?
+    var work: Task<Void, Never>? {
+        didSet {
+            guard work == nil, spanEndsWithWork else { return }
+            spanEndsWithWork = false
+            span.end()
+        }
+    }
+    /// Cancelled while its work ran: the span lasts until the work has really stopped.
+    private var spanEndsWithWork = false
     /// Removes the job from its stage when it is cancelled.
     var onCancel: (@PipelineActor () -> Void)?
 
     var subscriberCount: Int { subscribers.count }
+
+    init(span: any Span) {
+        self.span = span
+    }
 
     /// Adds a subscriber; `nil` when the job is already done.
     func subscribe(priority: ImageRequest.Priority, writes: Writes, _ handler: @escaping Handler) -> Subscription? {
@@ -64,7 +82,12 @@ final class Job<Value: Sendable> {
     /// it ends.
     func enqueue(on queue: WorkQueue, cost: Int = 0, held: Int = 0, _ start: @escaping @PipelineActor () -> Void) {
         self.queue = queue
-        item = queue.enqueue(priority: priority, cost: cost, held: held, start: start)
+        item = queue.enqueue(priority: priority, cost: cost, held: held) { [span] in
+            span.addEvent("started")   // the wait for a slot ends here
+            // The work starts inside whichever task freed the slot: it runs in this job's own
+            // trace (and so with its request's id), not in that task's.
+            ServiceContext.withValue(span.context) { start() }
+        }
     }
 
     /// Returns the queue slot once the work has really stopped.
@@ -91,6 +114,7 @@ final class Job<Value: Sendable> {
         guard !isDone else { return }
         isDone = true
         dependency = nil
+        PipelineTracing.end(span, failure: result.failure)
         let delivered = subscribers.values
         subscribers = [:]
         for subscriber in delivered { subscriber.handler(.finished(result)) }
@@ -123,6 +147,12 @@ final class Job<Value: Sendable> {
 
     private func cancel() {
         isDone = true
+        if work == nil {
+            PipelineTracing.end(span, failure: .cancelled)
+        } else {
+            span.attributes["imagery.cancelled"] = true
+            spanEndsWithWork = true
+        }
         // A waiting item leaves its queue; a running one keeps its slot until its work stops.
         if let item { queue?.cancel(item) }
         work?.cancel()

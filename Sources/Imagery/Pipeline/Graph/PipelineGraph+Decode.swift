@@ -1,4 +1,5 @@
 import Logging
+import Tracing
 
 // Stage 2: one decode (and resize) per source and decode options.
 extension PipelineGraph {
@@ -8,9 +9,9 @@ extension PipelineGraph {
     /// previews of them (if the decoder makes any) until the download ends.
     func joinDecode(
         _ key: DecodeKey, source: ImageSource, priority: ImageRequest.Priority, writes: Writes, previews: Bool,
-        _ handler: @escaping Job<Decoded>.Handler
+        parent: any Span, _ handler: @escaping Job<Decoded>.Handler
     ) -> Subscription {
-        join(\.decodeJobs, key: key, priority: priority, writes: writes, handler) { job in
+        join(\.decodeJobs, key: key, priority: priority, writes: writes, span: "imagery.decode", parent: parent, handler) { job in
             let feed = previews ? previewFeed(for: key, job: job) : nil
             if let feed {
                 let removeJob = job.onCancel
@@ -20,7 +21,7 @@ extension PipelineGraph {
                     fanouts[key.fetch]?.remove(feed)   // the download may go on for others
                 }
             }
-            job.dependency = joinFetch(key.fetch, source: source, priority: job.priority, writes: job.writes, feed: feed) { [unowned self] event in
+            job.dependency = joinFetch(key.fetch, source: source, priority: job.priority, writes: job.writes, feed: feed, parent: job.span) { [unowned self] event in
                 switch event {
                 case let .progress(progress):
                     job.send(progress)

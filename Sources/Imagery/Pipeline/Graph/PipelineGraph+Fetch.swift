@@ -1,4 +1,5 @@
 import Logging
+import Tracing
 
 // Stage 1: one download (or stored-original read) per source.
 extension PipelineGraph {
@@ -6,14 +7,15 @@ extension PipelineGraph {
     /// `feed`, when given, gets the bytes as they arrive if it joins before the download starts.
     func joinFetch(
         _ key: FetchKey, source: ImageSource, priority: ImageRequest.Priority, writes: Writes,
-        feed: PreviewFeed? = nil, _ handler: @escaping Job<Fetched>.Handler
+        feed: PreviewFeed? = nil, parent: any Span, _ handler: @escaping Job<Fetched>.Handler
     ) -> Subscription {
         if let feed {
             let fanout = fanouts[key] ?? ChunkFanout()
             fanouts[key] = fanout
             if !fanout.add(feed) { feed.close() }
         }
-        return join(\.fetchJobs, key: key, priority: priority, writes: writes, handler) { job in
+        return join(\.fetchJobs, key: key, priority: priority, writes: writes, span: "imagery.fetch", parent: parent, handler) { job in
+            if job.span.isRecording { PipelineTracing.name(source, on: job.span) }
             let removeJob = job.onCancel
             job.onCancel = { [unowned self] in
                 removeJob?()
@@ -34,11 +36,16 @@ extension PipelineGraph {
         let disk = key.readsDisk ? self.disk : nil
         let relay = ProgressRelay { [weak job] progress in job?.send(progress) }
         let received = fanouts[key]?.start()
+        // The loader runs in the fetch's trace, so one that passes the trace on (an HTTP loader
+        // injecting `traceparent`) names this job as its parent.
+        let context = job.span.context
         job.work = Task(priority: job.priority.taskPriority) {
-            let result = await Self.load(
-                source, key: key.source, with: loader, disk: disk, statistics: statistics, logger: logger,
-                progress: relay, received: received
-            )
+            let result = await ServiceContext.withValue(context) {
+                await Self.load(
+                    source, key: key.source, with: loader, disk: disk, statistics: statistics, logger: logger,
+                    progress: relay, received: received
+                )
+            }
             self.fetchFinished(job, key: key, source: source, result)
         }
     }

@@ -1,4 +1,5 @@
 import Logging
+import Tracing
 
 // Stage 3: one processing run per decode and processors, with the processed-image disk
 // tier and the memory-cache write.
@@ -7,7 +8,7 @@ extension PipelineGraph {
     /// needs upstream) if none is under way.
     func joinProcess(
         _ request: ImageRequest, key: ImageCacheKey, priority: ImageRequest.Priority, writes: Writes,
-        _ handler: @escaping Job<ImageResponse>.Handler
+        parent: any Span, _ handler: @escaping Job<ImageResponse>.Handler
     ) -> Subscription {
         let readsOriginal = disk?.readsOriginal(for: request) ?? false
         let decodeKey = DecodeKey(
@@ -18,7 +19,7 @@ extension PipelineGraph {
             prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail, reducesWhileDecoding: reducesWhileDecoding
         )
         let processKey = ProcessKey(image: key, decode: decodeKey, readsDisk: disk?.readsProcessed(for: request) ?? false)
-        return join(\.processJobs, key: processKey, priority: priority, writes: writes, handler) { job in
+        return join(\.processJobs, key: processKey, priority: priority, writes: writes, span: "imagery.process", parent: parent, handler) { job in
             let run = ProcessRun(key: processKey, request: request)
             if let disk, processKey.readsDisk {
                 lookUpProcessed(job, run, in: disk)
@@ -38,7 +39,7 @@ extension PipelineGraph {
 
     private func attachDecode(_ job: Job<ImageResponse>, _ run: ProcessRun) {
         let previews = wantsPreviews(run.request)
-        job.dependency = joinDecode(run.key.decode, source: run.source, priority: job.priority, writes: job.writes, previews: previews) { [unowned self] event in
+        job.dependency = joinDecode(run.key.decode, source: run.source, priority: job.priority, writes: job.writes, previews: previews, parent: job.span) { [unowned self] event in
             switch event {
             case let .progress(progress):
                 job.send(progress)

@@ -1,4 +1,5 @@
 import Logging
+import Tracing
 
 /// The coalescing graph: three stages, each with its own table of jobs.
 ///
@@ -101,7 +102,7 @@ final class PipelineGraph {
         guard !task.isFinished else { return }
         // The memory cache was read once, when the task was made (ImagePipeline.start).
         let request = task.request
-        registered[task.id] = joinProcess(request, key: task.key, priority: task.priority, writes: writes(for: request)) { [unowned self] event in
+        registered[task.id] = joinProcess(request, key: task.key, priority: task.priority, writes: writes(for: request), parent: task.span) { [unowned self] event in
             switch event {
             case let .progress(progress):
                 task.report(progress)
@@ -142,7 +143,7 @@ final class PipelineGraph {
         let readsDisk = disk.map { $0.readsOriginal(forData: request) } ?? false
         let key = FetchKey(source: task.sourceKey, readsDisk: readsDisk)
         let writes: Writes = disk?.writesOriginal(forData: request) == true ? .originalOnDisk : []
-        dataRegistered[task.id] = joinFetch(key, source: request.source, priority: task.priority, writes: writes) { [unowned self] event in
+        dataRegistered[task.id] = joinFetch(key, source: request.source, priority: task.priority, writes: writes, parent: task.span) { [unowned self] event in
             guard case let .finished(outcome) = event else { return }
             dataRegistered[task.id] = nil
             switch outcome {
@@ -166,16 +167,20 @@ final class PipelineGraph {
     /// Subscribes to the job for `key` in `table`, or makes one, subscribes, and calls
     /// `start` with it: the one way every stage joins or starts work. Joining counts as
     /// coalesced.
+    ///
+    /// A new job's span, named `operation`, is a child of `parent` (the subscriber's span); a
+    /// subscriber that joins links its span to the job's.
     func join<Key: Hashable, Value: Sendable>(
         _ table: ReferenceWritableKeyPath<PipelineGraph, [Key: Job<Value>]>, key: Key,
-        priority: ImageRequest.Priority, writes: Writes, _ handler: @escaping Job<Value>.Handler,
-        start: (Job<Value>) -> Void
+        priority: ImageRequest.Priority, writes: Writes, span operation: String, parent: any Span,
+        _ handler: @escaping Job<Value>.Handler, start: (Job<Value>) -> Void
     ) -> Subscription {
         if let job = self[keyPath: table][key], let subscription = job.subscribe(priority: priority, writes: writes, handler) {
             statistics.recordCoalesced()
+            if parent.isRecording { parent.addLink(SpanLink(context: job.span.context, attributes: ["imagery.coalesced": true])) }
             return subscription
         }
-        let job = Job<Value>()
+        let job = Job<Value>(span: PipelineTracing.startSpan(operation, parent: parent))
         self[keyPath: table][key] = job
         // A new job takes its first subscriber, so its priority is set, before its work starts.
         let subscription = job.subscribe(priority: priority, writes: writes, handler)!

@@ -2,9 +2,9 @@ import Foundation
 
 import Configuration
 
-/// The environment's part of the settings: our `IMAGERY_*` variables and imgproxy's names, each
-/// honoured, accepted at imgproxy's default, refused or warned about as ``ImgproxySettings``
-/// says. Every name that sets one of our settings proposes a value; names that disagree about a
+/// The environment's part of the settings: our `IMAGERY_*` variables, OpenTelemetry's standard
+/// `OTEL_*` ones, and imgproxy's names, each honoured, accepted at imgproxy's default, refused or
+/// warned about as ``ImgproxySettings`` says. Every name that sets one of our settings proposes a value; names that disagree about a
 /// setting stop the start, naming both.
 struct EnvironmentReading {
     /// The configuration below the environment (defaults and `--config`), then with the
@@ -51,6 +51,19 @@ struct EnvironmentReading {
                 let source = ServerSettings.Source(reader: reader, describe: { _ in "the environment (\(variable))" })
                 try await read(imgproxy, as: variable, raw: raw, from: source, failsOnDeprecation: failsOnDeprecation)
             }
+        }
+    }
+
+    /// OpenTelemetry's standard variables (`OTEL_SERVICE_NAME`), each setting the setting named
+    /// after it (``ServerSettings/standardVariable(of:)``).
+    mutating func readStandard(_ variables: EnvironmentVariablesProvider) async throws(SettingError) {
+        let reader = ConfigReader(provider: variables)
+        for setting in ServerSettings.all {
+            guard let variable = ServerSettings.standardVariable(of: setting) else { continue }
+            let source = ServerSettings.Source(reader: reader, describe: { _ in "the environment (\(variable))" })
+            guard let (value, origin) = try await ServerSettings.value(of: setting.name, kind: setting.kind, in: [source], secret: setting.isSecret, label: variable)
+            else { continue }
+            try set(setting, to: value, variable: variable, origin: origin)
         }
     }
 
