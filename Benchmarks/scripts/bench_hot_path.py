@@ -2,7 +2,7 @@
 """imagery-server's hot path (a response-cache hit) beside nginx serving the same bytes as a
 static file, in one run on this machine, each server pinned to core 0 and wrk to core 1.
 
-Usage: Benchmarks/scripts/bench_hot_path.py [--baseline PATH] [--seconds 10] [--rounds 3] [--output bench-out]
+Usage: Benchmarks/scripts/bench_hot_path.py [--baseline PATH] [--binary PATH] [--seconds 10] [--rounds 3] [--output bench-out]
        (build first: swift build -c release --product imagery-server; needs wrk, nginx and taskset)
 
 --baseline names another imagery-server binary (an earlier commit's release build) to measure
@@ -109,6 +109,7 @@ def chart(rows, path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--baseline", help="another imagery-server binary to measure beside this one")
+    parser.add_argument("--binary", help="this commit's imagery-server, if not .build/release's (a build with traits)")
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--output", default=str(ROOT / "bench-out"))
@@ -116,7 +117,7 @@ def main():
     for tool in ("wrk", "taskset", "nginx"):
         if not shutil.which(tool) and not Path(f"/usr/sbin/{tool}").exists():
             raise SystemExit(f"skipped: {tool} is not installed")
-    binary = ROOT / ".build" / "release" / "imagery-server"
+    binary = Path(args.binary) if args.binary else ROOT / ".build" / "release" / "imagery-server"
     if not binary.exists():
         raise SystemExit("build first: swift build -c release --product imagery-server")
     if os.cpu_count() < 2:

@@ -21,7 +21,8 @@ parse it), on the same cores. With --discarding, a third mode sends to a receive
 each export and answers without decoding it: the server's own cost, without the collector's.
 Every process binds 127.0.0.1 and is stopped by its PID.
 
-Writes OUTPUT/tracing.json and OUTPUT/tracing.md.
+Writes OUTPUT/tracing.json, OUTPUT/tracing.md and OUTPUT/tracing.png (a chart); --replot JSON
+draws the chart of an earlier run's tracing.json again.
 """
 import argparse
 import json
@@ -34,6 +35,8 @@ from pathlib import Path
 from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+
 from bench_server import HOT_SIZES, PHOTOS, ROOT, Server, free_port, origin_server, prepare, wrk  # noqa: E402
 
 COLLECTOR = r"""
@@ -73,18 +76,52 @@ server.serve_forever()
 """
 
 
+def chart(summary, path):
+    """Cold and hot req/s of each mode, as a share of off's, with the figures."""
+    font, small = ImageFont.load_default(size=15), ImageFont.load_default(size=13)
+    modes = list(summary)
+    colours = [(31, 119, 180), (255, 160, 60), (122, 178, 222)]
+    left, width, bar, gap = 150, 560, 20, 24
+    rows = [("cold req/s", "cold_rps"), ("hot req/s", "hot_rps")]
+    image = Image.new("RGB", (left + width + 170, 60 + len(rows) * (len(modes) * bar + gap) + 24 * len(modes)), "white")
+    draw = ImageDraw.Draw(image)
+    draw.text((10, 10), "imagery-server, OpenTelemetry traces off and on (share of off's req/s; more is better)", fill="black", font=font)
+    y = 45
+    for label, key in rows:
+        draw.text((10, y + 4), label, fill="black", font=small)
+        for index, mode in enumerate(modes):
+            share = summary[mode][key] / summary["off"][key]
+            length = int(width * min(share, 1.2) / 1.2)
+            draw.rectangle([left, y, left + length, y + bar - 4], fill=colours[index % len(colours)])
+            draw.text((left + length + 6, y + 2), f"{summary[mode][key]:,.1f} ({share:.2f}x)", fill="black", font=small)
+            y += bar
+        y += gap
+    for index, mode in enumerate(modes):
+        draw.rectangle([10, y + 4, 24, y + 16], fill=colours[index % len(colours)])
+        draw.text((32, y + 2), f"traces {mode}", fill="black", font=small)
+        y += 24
+    image.save(path)
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True, help="imagery-server built with --traits OpenTelemetry")
+    parser.add_argument("--binary", help="imagery-server built with --traits OpenTelemetry")
+    parser.add_argument("--replot", help="an earlier run's tracing.json: draw its chart again, and run nothing")
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--seconds", type=int, default=15)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--discarding", action="store_true", help="also run against a receiver that does not decode")
     parser.add_argument("--output", default=str(ROOT / "bench-out"))
     args = parser.parse_args()
+    output = Path(args.output)
+    if args.replot:
+        output.mkdir(parents=True, exist_ok=True)
+        chart(json.loads(Path(args.replot).read_text())["summary"], output / "tracing.png")
+        return
+    if not args.binary:
+        raise SystemExit("--binary: an imagery-server built with --traits OpenTelemetry")
     binary, work, script = prepare(Path(args.corpus), ("wrk", "nginx"), "imagery-bench-tracing-", binary=args.binary)
     binary = str(binary.resolve())
-    output = Path(args.output)
     output.mkdir(parents=True, exist_ok=True)
     origin_process, origin_port = origin_server(work)
     port = free_port()
@@ -155,6 +192,7 @@ def main():
         lines.append(f"{mode} against off: cold {cold_ratio:.3f}x the requests per second ({(1 - cold_ratio) * 100:.1f}% slower), "
                      f"hot {hot_ratio:.3f}x ({(1 - hot_ratio) * 100:.1f}% slower).")
     (output / "tracing.md").write_text("\n".join(lines) + "\n")
+    chart(summary, output / "tracing.png")
     print("\n".join(lines))
 
 

@@ -19,6 +19,7 @@ extension ServerApplication {
         parts.allowOrigin = configuration.allowOrigin
         parts.deadline = RequestDeadline(limit: configuration.requestTimeout, clock: configuration.deadlineClock)
         parts.servesMetrics = configuration.prometheusBind == nil
+        parts.tracesRequests = configuration.telemetry.enabled
         let drain = ShutdownDrain(
             pipeline: pipeline, writes: writes, http: http, bucket: bucket,
             announces: configuration.cacheDirectory != nil || bucket != nil, logger: logger

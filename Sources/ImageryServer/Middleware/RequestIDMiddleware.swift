@@ -8,9 +8,14 @@ import Logging
 /// everything inside it, the request's span first, sees the id.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let id = RequestID.accepted(request.headers[RequestID.field]) ?? RequestID.make()
         var context = context
-        context.logger[metadataKey: "hb.request.id"] = .string(id)
+        let id: String
+        if let given = RequestID.accepted(request.headers[RequestID.field]) {
+            id = given
+            context.logger[metadataKey: "hb.request.id"] = .string(id)
+        } else {
+            id = context.id
+        }
         var response: Response
         do {
             response = try await RequestID.withValue(id) { try await next(request, context) }

@@ -2,7 +2,8 @@ import Tracing
 
 /// The id that names one request in logs, traces and its answer's `X-Request-ID`: the caller's,
 /// when it follows imgproxy's rule (letters, digits, `_` and `-`, here at most 128 of them),
-/// else a new one.
+/// else Hummingbird's own (32 hex digits: a random prefix of the process and a counter, made
+/// with no system call on the hot path).
 ///
 /// It travels in the request's `ServiceContext`, beside its trace, so every line logged about
 /// the request carries it as `hb.request.id` (``ServerLogHandler``'s metadata provider),
@@ -30,13 +31,6 @@ enum RequestID: ServiceContextKey {
         guard let given, !given.isEmpty, given.utf8.count <= maximumLength,
               given.utf8.allSatisfy({ isIDByte($0) }) else { return nil }
         return given
-    }
-
-    /// A new id: 22 random characters of URL-safe base64's alphabet (132 bits).
-    static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        return String(decoding: (0..<22).map { _ in alphabet[Int(generator.next() % 64)] }, as: UTF8.self)
     }
 
     private static func isIDByte(_ byte: UInt8) -> Bool {

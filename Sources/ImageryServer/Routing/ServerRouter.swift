@@ -8,7 +8,7 @@ import NIOCore
 /// a second health path). With `--path-prefix` every route sits in a group under it, the
 /// health checks included, as imgproxy's do. HEAD is answered by each GET route without its body.
 ///
-/// Middleware, outermost first: the request id, the request's span, the instance header,
+/// Middleware, outermost first: the request id, the request's span (when traced), the instance header,
 /// metrics and the request log see every answer; CORS answers preflights before the method
 /// check refuses OPTIONS; the secret is checked after both, since a browser's preflight never
 /// carries credentials.
@@ -28,6 +28,9 @@ enum ServerRouter {
         var deadline: RequestDeadline?
         /// Whether `/metrics` is served here; `false` when `--prometheus-bind` serves it apart.
         var servesMetrics = true
+        /// `--open-telemetry-enable`: each request is a span. Without it no span middleware
+        /// runs: even a no-op span costs the hot path a little.
+        var tracesRequests = false
     }
 
     /// The listener of `--prometheus-bind`: `/metrics` alone, with no path prefix or secret,
@@ -53,7 +56,9 @@ enum ServerRouter {
         let healthPaths = ["/health", parts.healthCheckPath].compactMap(\.self)
         router.addMiddleware {
             RequestIDMiddleware()
-            RequestSpanMiddleware()
+            if parts.tracesRequests {
+                RequestSpanMiddleware()
+            }
             InstanceHeaderMiddleware(instance: parts.instance)
             MetricsMiddleware(metrics: parts.metrics)
             RequestLogMiddleware(logger: parts.logger)
