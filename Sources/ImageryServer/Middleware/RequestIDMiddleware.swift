@@ -13,8 +13,12 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
         if let given = RequestID.accepted(request.headers[RequestID.field]) {
             id = given
             context.logger[metadataKey: "hb.request.id"] = .string(id)
+        } else if let made = context.logger[metadataKey: "hb.request.id"] {
+            id = made.description
         } else {
-            id = context.id
+            // A context made outside Hummingbird's server (a test driving the router) has none.
+            id = RequestID.next()
+            context.logger[metadataKey: "hb.request.id"] = .string(id)
         }
         var response: Response
         do {

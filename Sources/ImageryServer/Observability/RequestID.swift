@@ -1,3 +1,4 @@
+import Synchronization
 import Tracing
 
 /// The id that names one request in logs, traces and its answer's `X-Request-ID`: the caller's,
@@ -32,6 +33,14 @@ enum RequestID: ServiceContextKey {
               given.utf8.allSatisfy({ isIDByte($0) }) else { return nil }
         return given
     }
+
+    /// A new id where Hummingbird made none: this process's random prefix and a counter.
+    static func next() -> String {
+        prefix + String(counter.add(1, ordering: .relaxed).newValue, radix: 16)
+    }
+
+    private static let prefix = String(UInt64.random(in: .min ... .max), radix: 16) + "-"
+    private static let counter = Atomic<UInt64>(0)
 
     private static func isIDByte(_ byte: UInt8) -> Bool {
         switch byte {
