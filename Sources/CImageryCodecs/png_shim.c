@@ -211,12 +211,21 @@ static void on_png_encode_error(png_structp png, png_const_charp text) {
 
 static void on_png_encode_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
 
+/// A palette for an indexed PNG: `entries` RGB triplets, and the one entry that is transparent
+/// (-1 for none).
+struct png_palette {
+    const uint8_t *rgb;
+    int entries;
+    int transparent_index;
+};
+
 /// Writes `height` rows of `in_channels` bytes a pixel as 8-bit RGB or RGBA (`out_channels`);
 /// 4 in and 3 out drops each pixel's fourth byte as libpng writes the row (png_set_filler), so
-/// no RGB copy of the image is made. Adam7 when `interlaced`.
+/// no RGB copy of the image is made. With `palette`, the rows are one index a byte, written at
+/// the fewest bits a pixel the palette allows. Adam7 when `interlaced`.
 static ImgStatus png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int in_channels,
-                            int out_channels, int interlaced, uint8_t **out, size_t *out_length, char *message,
-                            size_t message_capacity) {
+                            int out_channels, const struct png_palette *palette, int interlaced, uint8_t **out,
+                            size_t *out_length, char *message, size_t message_capacity) {
     if (!pixels || !width || !height || !out || !out_length) return IMG_ERR_USAGE;
     if (stride < (size_t)width * (size_t)in_channels) return IMG_ERR_USAGE;
     struct png_encode_context context = {.message = message, .message_capacity = message_capacity};
@@ -240,11 +249,34 @@ static ImgStatus png_encode(const uint8_t *pixels, uint32_t width, uint32_t heig
         return IMG_ERR_CORRUPT;
     }
     png_set_write_fn(png, &output, png_write_to_output, png_flush_nothing);
-    png_set_IHDR(png, info, width, height, 8, out_channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
-                 interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    int interlace = interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE;
+    if (palette) {
+        int depth = palette->entries <= 2 ? 1 : palette->entries <= 4 ? 2 : palette->entries <= 16 ? 4 : 8;
+        png_set_IHDR(png, info, width, height, depth, PNG_COLOR_TYPE_PALETTE, interlace, PNG_COMPRESSION_TYPE_DEFAULT,
+                     PNG_FILTER_TYPE_DEFAULT);
+        png_color colours[256];
+        for (int entry = 0; entry < palette->entries; entry++) {
+            colours[entry].red = palette->rgb[entry * 3];
+            colours[entry].green = palette->rgb[entry * 3 + 1];
+            colours[entry].blue = palette->rgb[entry * 3 + 2];
+        }
+        png_set_PLTE(png, info, colours, palette->entries);
+        if (palette->transparent_index >= 0) {
+            // tRNS lists alpha up to the last entry that needs it; the rest are opaque.
+            png_byte alpha[256];
+            memset(alpha, 255, sizeof alpha);
+            alpha[palette->transparent_index] = 0;
+            png_set_tRNS(png, info, alpha, palette->transparent_index + 1, NULL);
+        }
+    } else {
+        png_set_IHDR(png, info, width, height, 8, out_channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB, interlace,
+                     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    }
     // The pixels are sRGB: said as libpng's simplified writer says it.
     png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     png_write_info(png, info);
+    // One index a byte in, packed to the bit depth as each row is written.
+    if (palette) png_set_packing(png);
     if (in_channels == 4 && out_channels == 3) png_set_filler(png, 0, PNG_FILLER_AFTER);
     // Adam7 writes every row once per pass; libpng keeps the rows each pass needs.
     int passes = png_set_interlace_handling(png);
@@ -261,10 +293,19 @@ static ImgStatus png_encode(const uint8_t *pixels, uint32_t width, uint32_t heig
 ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int interlaced,
                          uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
     if (channels != 3 && channels != 4) return IMG_ERR_USAGE;
-    return png_encode(pixels, width, height, stride, channels, channels, interlaced, out, out_length, message, message_capacity);
+    return png_encode(pixels, width, height, stride, channels, channels, NULL, interlaced, out, out_length, message,
+                      message_capacity);
 }
 
 ImgStatus img_png_encode_dropping_alpha(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int interlaced,
                                         uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
-    return png_encode(rgba, width, height, stride, 4, 3, interlaced, out, out_length, message, message_capacity);
+    return png_encode(rgba, width, height, stride, 4, 3, NULL, interlaced, out, out_length, message, message_capacity);
+}
+
+ImgStatus img_png_encode_indexed(const uint8_t *indices, uint32_t width, uint32_t height, const uint8_t *palette_rgb,
+                                 int entries, int transparent_index, int interlaced, uint8_t **out, size_t *out_length,
+                                 char *message, size_t message_capacity) {
+    if (!palette_rgb || entries < 1 || entries > 256 || transparent_index >= entries) return IMG_ERR_USAGE;
+    struct png_palette palette = {.rgb = palette_rgb, .entries = entries, .transparent_index = transparent_index};
+    return png_encode(indices, width, height, width, 1, 1, &palette, interlaced, out, out_length, message, message_capacity);
 }

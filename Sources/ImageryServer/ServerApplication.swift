@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Hummingbird
 import Imagery
@@ -33,11 +34,14 @@ package struct ServerApplication: Sendable {
     let address: BindAddress
     let logger: Logger
 
-    /// `metrics` is the registry `/metrics` renders; bootstrap swift-metrics with a
-    /// `PrometheusMetricsFactory` on the same registry, before this, to include the pipeline's counters.
+    /// `metrics` is the registry `/metrics` renders, and `exportingMetrics` swift-otel's metrics
+    /// factory (``Telemetry/metricsFactory``), which gets the same values. Bootstrap swift-metrics
+    /// with ``ServerMetrics/metricsFactory(registry:namespace:exporting:)`` on both, before this,
+    /// to include the pipeline's counters.
     package init(
         configuration: ServerConfiguration,
         metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        exportingMetrics: (any MetricsFactory)? = nil,
         logger: Logger = Logger(label: "imagery.server")
     ) throws(ServerSetupError) {
         self.configuration = configuration
@@ -49,7 +53,7 @@ package struct ServerApplication: Sendable {
         self.address = try configuration.bindAddress()
         let digest = ServerSettings.settingsDigest(of: configuration)
         _ = try configuration.s3()
-        let serverMetrics = ServerMetrics(registry: metrics, namespace: configuration.prometheusNamespace)
+        let serverMetrics = ServerMetrics(registry: metrics, namespace: configuration.prometheusNamespace, exporting: exportingMetrics)
         self.metrics = serverMetrics
         let writes = BackgroundWrites()
         self.writes = writes

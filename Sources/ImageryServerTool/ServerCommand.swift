@@ -64,11 +64,11 @@ enum ServerCommand {
         for warning in loaded.warnings { logger.warning("\(warning)") }
         // Before the pipeline exists: its counters are made when it is.
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(ServerMetrics.metricsFactory(registry: registry, namespace: configuration.prometheusNamespace))
+        MetricsSystem.bootstrap(ServerMetrics.metricsFactory(registry: registry, namespace: configuration.prometheusNamespace, exporting: telemetry?.metricsFactory))
         let server: ServerApplication
         do throws(ServerSetupError) {
             try await configuration.loadImages()
-            server = try ServerApplication(configuration: configuration, metrics: registry, logger: logger)
+            server = try ServerApplication(configuration: configuration, metrics: registry, exportingMetrics: telemetry?.metricsFactory, logger: logger)
         } catch {
             // Where the value came from, as for any other refused setting.
             let origin = loaded.origins[error.setting]

@@ -59,6 +59,41 @@ import Testing
         #expect(back.pixel(x: 8, y: 6) == RGBA(red: 200, green: 40, blue: 10))
     }
 
+    @Test("A quantized PNG is indexed, at the fewest bits its palette needs, smaller than truecolour, and close to the photo; binary alpha is kept, partial alpha stays truecolour")
+    func quantizedPNG() throws {
+        var encoder = try ImageEncoder(format: .png)
+        #expect(encoder.pngQuantizationColors == nil)
+        let truecolour = try encoder.encode(photo)
+        encoder.pngQuantizationColors = 64
+        let indexed = try encoder.encode(photo)
+        #expect(EncodedStructure.pngColourType(truecolour)?.type == 2)
+        #expect(EncodedStructure.pngColourType(indexed)?.type == 3 && EncodedStructure.pngColourType(indexed)?.depth == 8)
+        #expect((EncodedStructure.pngPaletteEntries(indexed) ?? 0) <= 64)
+        #expect(indexed.count * 2 < truecolour.count, "\(indexed.count) against \(truecolour.count)")
+        let back = try ImageDecoder().decode(indexed)
+        #expect(back.width == photo.width && back.height == photo.height)
+        #expect(ImageComparison.psnr(back, photo) > 28)
+
+        // Four colours: two bits a pixel; the transparent pixel keeps its entry.
+        var pixels = Bitmap(width: 9, height: 7, filledWith: RGBA(red: 200, green: 40, blue: 10)).pixels
+        pixels.replaceSubrange((3 * 9 + 4) * 4..<(3 * 9 + 5) * 4, with: [0, 0, 0, 0])
+        pixels.replaceSubrange(0..<4, with: [0, 0, 255, 255])
+        let cutOut = Bitmap(width: 9, height: 7, pixels: pixels)
+        encoder.pngQuantizationColors = 4
+        let small = try encoder.encode(cutOut)
+        #expect(EncodedStructure.pngColourType(small)?.type == 3 && EncodedStructure.pngColourType(small)?.depth == 2)
+        let decoded = try ImageDecoder().decode(small)
+        #expect(decoded.pixel(x: 4, y: 3).alpha == 0)
+        #expect(decoded.pixel(x: 0, y: 0) == RGBA(red: 0, green: 0, blue: 255))
+        #expect(decoded.pixel(x: 8, y: 6) == RGBA(red: 200, green: 40, blue: 10))
+
+        // A half-transparent pixel: one transparent entry cannot hold it.
+        pixels.replaceSubrange(4..<8, with: [200, 40, 10, 128])
+        let soft = try encoder.encode(Bitmap(width: 9, height: 7, pixels: pixels))
+        #expect(EncodedStructure.pngColourType(soft)?.type == 6)
+        #expect(try ImageDecoder().decode(soft).pixel(x: 1, y: 0).alpha == 128)
+    }
+
     @Test("Lossy WebP's effort and preset each change the file, which stays a WebP of the photo; effort is clamped to 0...6",
           .enabled(if: webpOut, "needs the WebP trait"))
     func webpEffortAndPreset() throws {

@@ -24,6 +24,7 @@ struct OpenTelemetryTests {
         import http.server, json, sys
         from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest, ExportTraceServiceResponse
         from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest, ExportLogsServiceResponse
+        from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest, ExportMetricsServiceResponse
         out = open(sys.argv[1], "a")
         def value(any_value):
             kind = any_value.WhichOneof("value")
@@ -46,6 +47,20 @@ struct OpenTelemetryTests {
                                     "links": [link.span_id.hex() for link in span.links], "resource": service,
                                 }) + "\n")
                                 said.append("got " + span.name + (" error" if span.status.code == 2 else ""))
+                elif self.path == "/v1/metrics":
+                    request = ExportMetricsServiceRequest.FromString(body)
+                    reply = ExportMetricsServiceResponse()
+                    for resource in request.resource_metrics:
+                        for scope in resource.scope_metrics:
+                            for metric in scope.metrics:
+                                kind = metric.WhichOneof("data")
+                                for point in getattr(metric, kind).data_points:
+                                    number = point.count if kind == "histogram" else getattr(point, point.WhichOneof("value"))
+                                    out.write(json.dumps({
+                                        "kind": "metric", "name": metric.name, "type": kind, "value": number,
+                                        "attributes": {a.key: value(a.value) for a in point.attributes},
+                                    }) + "\n")
+                                said.append("metric " + metric.name)
                 else:
                     request = ExportLogsServiceRequest.FromString(body)
                     reply = ExportLogsServiceResponse()
@@ -69,6 +84,14 @@ struct OpenTelemetryTests {
             def log_message(self, *arguments):
                 pass
         server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        if len(sys.argv) > 2:
+            # https, and only for a client with a certificate the test's CA signed.
+            import ssl
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[2], sys.argv[3])
+            context.load_verify_locations(sys.argv[4])
+            context.verify_mode = ssl.CERT_REQUIRED
+            server.socket = context.wrap_socket(server.socket, server_side=True)
         print("listening on 127.0.0.1:%d" % server.server_address[1], flush=True)
         server.serve_forever()
         """#
@@ -77,6 +100,11 @@ struct OpenTelemetryTests {
         let name: String, trace: String, id: String, parent: String, status: Int, links: [String]
         let attributes: [String: AnyValue]
         let resource: [String: AnyValue]
+    }
+
+    struct Metric: Decodable {
+        let name: String, type: String, value: Double
+        let attributes: [String: AnyValue]
     }
 
     /// A span attribute's value, as its text.
@@ -97,7 +125,10 @@ struct OpenTelemetryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("received.jsonl")
-        let names = ["got GET /**", "got imagery.image", "got imagery.process", "got imagery.decode", "got imagery.fetch", "got imagery.encode", "got imagery.fetch error", "log"]
+        let names = [
+            "got GET /**", "got imagery.image", "got imagery.process", "got imagery.decode", "got imagery.fetch", "got imagery.encode", "got imagery.fetch error", "log",
+            "metric imagery_http_requests_total", "metric imagery_downloads_total", "metric imagery_http_request_duration_seconds",
+        ]
         let collector = try ServerProcess.start(executable: "/usr/bin/env", ["python3", "-c", Self.collector, file.path], readyMarker: "listening", watching: names)
         defer { collector.kill() }
         let collectorPort = try await collector.port()
@@ -115,9 +146,9 @@ struct OpenTelemetryTests {
             "IMGPROXY_BIND": "127.0.0.1:0", "IMGPROXY_KEY": key, "IMGPROXY_SALT": salt, "IMGPROXY_SECRET": bearer,
             "IMAGERY_ALLOW_LOOPBACK_SOURCES": "true", "IMGPROXY_LOG_FORMAT": "json", "IMGPROXY_LOG_LEVEL": "debug",
             "IMGPROXY_OPEN_TELEMETRY_ENABLE": "true", "IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS": "true",
-            "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL": "true",
+            "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL": "true", "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS": "true",
             "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(collectorPort)",
-            "OTEL_SERVICE_NAME": "imagery-under-test", "OTEL_BSP_SCHEDULE_DELAY": "50",
+            "OTEL_SERVICE_NAME": "imagery-under-test", "OTEL_BSP_SCHEDULE_DELAY": "50", "OTEL_METRIC_EXPORT_INTERVAL": "100",
         ])
         defer { server.kill() }
         let port = try await server.port()
@@ -157,6 +188,16 @@ struct OpenTelemetryTests {
         #expect(failed.status == 2 && failed.attributes["error.type"]?.description == "404")
         #expect(spans.contains { $0.trace == failed.trace && $0.name == "imagery.fetch" && $0.status == 2 && $0.attributes["error.type"]?.description == "not_found" })
 
+        // Metrics: the server's and the pipeline's series, from the counters /metrics shows.
+        let metrics = try received.filter { $0.contains(#""kind": "metric""#) }.map { try JSONDecoder().decode(Metric.self, from: Data($0.utf8)) }
+        let answered = metrics.filter { $0.name == "imagery_http_requests_total" && $0.attributes["status"]?.description == "200" }
+        #expect(answered.contains { $0.type == "sum" && $0.value >= 1 }, "\(metrics.map(\.name))")
+        #expect(metrics.contains { $0.name == "imagery_downloads_total" && $0.value >= 2 })
+        #expect(metrics.contains { $0.name == "imagery_http_request_duration_seconds" && $0.type == "histogram" && $0.value >= 2 })
+        let exposition = try await ServerHarness.get(port: port, "/metrics", headers: [("Authorization", "Bearer \(bearer)")])
+        #expect(exposition.text.contains("# HELP imagery_http_requests_total HTTP requests by status."), "\(exposition.text.prefix(600))")
+        #expect(exposition.text.contains("imagery_http_requests_total{status=\"200\"} 1"), "\(exposition.text.prefix(600))")
+
         // Log lines: exported, and written as JSON with the request's id and trace.
         #expect(received.contains { $0.contains(#""kind": "log""#) })
         let lines = server.writtenLines
@@ -169,6 +210,49 @@ struct OpenTelemetryTests {
         for secret in [key, salt, bearer, presigned, "6b6579", "keysecret"] {
             #expect(!everything.contains(secret), "\(secret) leaked: \(everything.split(separator: "\n").filter { $0.contains(secret) })")
         }
+    }
+
+    @Test(
+        "imgproxy's PEM settings: the collector's CA and this client's certificate and key, as text, reach a collector over mutual TLS, and leave no key on disk",
+        .enabled(if: CIRun.runs(needing: TestCertificates.isAvailable), "needs the openssl command for the test's certificates (.ci/run installs it)")
+    )
+    func mutualTLS() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-otel-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try TestCertificates.make(in: directory)
+        func pem(_ name: String) throws -> String { try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) }
+        let file = directory.appendingPathComponent("received.jsonl")
+        let collector = try ServerProcess.start(
+            executable: "/usr/bin/env",
+            ["python3", "-c", Self.collector, file.path] + ["server.pem", "server.key", "ca.pem"].map { directory.appendingPathComponent($0).path },
+            readyMarker: "listening", watching: ["got GET /**"]
+        )
+        defer { collector.kill() }
+        let collectorPort = try await collector.port()
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
+
+        let server = try ServerProcess.start([], environment: [
+            "IMGPROXY_BIND": "127.0.0.1:0", "IMGPROXY_OPEN_TELEMETRY_ENABLE": "true",
+            "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf", "OTEL_EXPORTER_OTLP_ENDPOINT": "https://127.0.0.1:\(collectorPort)",
+            "OTEL_BSP_SCHEDULE_DELAY": "50", "IMGPROXY_OPEN_TELEMETRY_SERVER_CERT": try pem("ca.pem"),
+            "IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT": try pem("client.pem"), "IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY": try pem("client.key"),
+        ])
+        defer { server.kill() }
+        let port = try await server.port()
+        #expect(try await ServerHarness.get(port: port, "/unsafe/w:10/plain/local:///missing.png").status >= 400)
+        #expect(await collector.line(containing: "got GET /**"), "the collector never got the request's span over TLS")
+
+        // Only the CA is left on disk while the server runs, in a directory of its own user's.
+        let made = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).subtracting(before).filter { $0.hasPrefix("imagery-pem-") }
+        let written = try #require(made.first, "no directory for the PEM files")
+        let path = NSTemporaryDirectory() + "/" + written
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["ca.pem"])
+        let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(permissions == 0o700)
+        server.signal(SIGTERM)
+        #expect(await server.exitCode() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path), "the CA's directory outlived the server")
     }
 
     @Test("A collector that is not there fails no request: answers are served, and the exporter says so")
@@ -191,6 +275,34 @@ struct OpenTelemetryTests {
             #expect(reply.status == 200)
         }
         #expect(await server.line(containing: "imagery.telemetry"), "the exporter never said its collector is gone")
+    }
+}
+
+/// A CA, a server certificate for 127.0.0.1 and a client certificate it signed, made by the
+/// openssl command for one test, valid for a day.
+enum TestCertificates {
+    static let isAvailable = ChildProcess.onPath("openssl") != nil
+
+    static func make(in directory: URL) throws {
+        let script = """
+            set -e
+            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=imagery-test-ca -keyout ca.key -out ca.pem
+            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=127.0.0.1 -keyout server.key -out server.csr
+            printf 'subjectAltName=IP:127.0.0.1\\n' > server.ext
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 -extfile server.ext -out server.pem
+            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=imagery-client -keyout client.key -out client.csr
+            printf 'extendedKeyUsage=clientAuth\\n' > client.ext
+            openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 -extfile client.ext -out client.pem
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 }
 

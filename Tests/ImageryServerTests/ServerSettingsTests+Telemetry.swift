@@ -50,13 +50,34 @@ extension ServerSettingsTests {
         #expect(try Telemetry(TelemetryConfiguration(), diagnostics: quiet) == nil, "nothing asked, nothing made")
     }
 
-    @Test("imgproxy's OpenTelemetry settings: PEM text and OTLP metrics refused by name, xray warned about")
+    @Test("imgproxy's OpenTelemetry settings: PEM text and OTLP metrics honoured, one of PEM text and a file, both halves of mutual TLS, xray warned about")
     func imgproxyTelemetrySettings() async throws {
-        let pem = await Self.refusal(environment: ["IMGPROXY_OPEN_TELEMETRY_SERVER_CERT": "-----BEGIN CERTIFICATE-----"])
-        #expect(pem?.setting == "IMGPROXY_OPEN_TELEMETRY_SERVER_CERT" && pem?.reason.contains("OTEL_EXPORTER_OTLP_CERTIFICATE") == true)
-        let metrics = await Self.refusal(environment: ["IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS": "true"])
-        #expect(metrics?.setting == "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS")
-        #expect(await Self.refusal(environment: ["IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS": "false"]) == nil)
+        let ca = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", key = "-----BEGIN PRIVATE KEY-----\nsecret-key-body\n-----END PRIVATE KEY-----"
+        let loaded = try await Self.load(environment: [
+            "IMGPROXY_OPEN_TELEMETRY_SERVER_CERT": ca, "IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT": ca, "IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY": key,
+            "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS": "true", "OTEL_METRIC_EXPORT_INTERVAL": "250",
+        ])
+        let telemetry = loaded.configuration.telemetry
+        #expect(telemetry.certificatePEM == ca && telemetry.clientCertificatePEM == ca && telemetry.clientKeyPEM == key)
+        #expect(telemetry.sendsMetrics && telemetry.metricIntervalMilliseconds == 250)
+        #expect(!ServerSettings.printed(loaded).contains("secret-key-body"), "the client's key is a secret")
+        let notPEM = await Self.refusal(environment: ["IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY": "secret-key-body"])
+        #expect(notPEM?.setting == "IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY" && notPEM?.reason.contains("secret-key-body") == false, "\(String(describing: notPEM))")
+
+        var both = TelemetryConfiguration()
+        both.enabled = true
+        both.transport = "http/protobuf"
+        both.certificatePEM = ca
+        both.certificatePath = "/etc/ssl/ca.pem"
+        #expect(throws: SettingError.self) { try Telemetry.check(both, origins: [:]) }
+        var half = TelemetryConfiguration()
+        half.enabled = true
+        half.transport = "http/protobuf"
+        half.clientCertificatePEM = ca
+        #expect { try Telemetry.check(half, origins: [:]) } throws: { error in
+            (error as? SettingError)?.reason.contains("both the client's certificate and its key") == true || !Telemetry.isAvailable
+        }
+
         let xray = try await Self.load(environment: ["IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR": "xray"])
         #expect(xray.warnings.contains { $0.contains("trace ids will be random") })
         #expect(await Self.refusal(environment: ["IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR": "sequential"]) != nil)

@@ -28,6 +28,29 @@ extension ServerTests {
         }
     }
 
+    @Test("IMGPROXY_PNG_QUANTIZE with _PNG_QUANTIZATION_COLORS: PNG answers are indexed, within the colours; off by default")
+    func quantizedPNGResponses() async throws {
+        let read = try await ServerSettingsTests.load(environment: ["IMGPROXY_PNG_QUANTIZE": "true", "IMGPROXY_PNG_QUANTIZATION_COLORS": "16"])
+        #expect(read.configuration.encoding.pngQuantize && read.configuration.encoding.pngQuantizationColors == 16)
+        #expect(await ServerSettingsTests.refusal(environment: ["IMGPROXY_PNG_QUANTIZATION_COLORS": "1"])?.setting == "IMGPROXY_PNG_QUANTIZATION_COLORS")
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        let plain = try await ServerHarness.start { $0.allowLoopbackSources = true }
+        defer { plain.cancel() }
+        let quantized = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.encoding = read.configuration.encoding
+        }
+        defer { quantized.cancel() }
+        let truecolour = try await plain.get(Self.plain(origin, "/rocket.jpg", options: "w:120/f:png"))
+        let indexed = try await quantized.get(Self.plain(origin, "/rocket.jpg", options: "w:120/f:png"))
+        #expect(ServerHarness.expectImage(indexed, .png)?.width == 120)
+        #expect(EncodedStructure.pngColourType(truecolour.body)?.type == 2)
+        #expect(EncodedStructure.pngColourType(indexed.body)?.type == 3)
+        #expect((EncodedStructure.pngPaletteEntries(indexed.body) ?? 0) <= 16)
+        #expect(indexed.body.count < truecolour.body.count)
+    }
+
     @Test("IMGPROXY_WEBP_PRESET takes imgproxy's names and refuses others by name; IMGPROXY_WEBP_EFFORT takes 1 to 6")
     func webpSettingsFromTheEnvironment() async throws {
         let read = try await ServerSettingsTests.load(environment: ["IMGPROXY_WEBP_PRESET": "drawing", "IMGPROXY_WEBP_EFFORT": "6"])

@@ -26,6 +26,14 @@ package enum ChildProcess {
         package var description: String
     }
 
+    /// `name` on the `PATH` (a tool such as `moto_server` or `openssl`), if installed.
+    package static func onPath(_ name: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin")
+            .split(separator: ":")
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name).path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// The executable `name` built beside this test bundle, if it is there.
     package static func executable(_ name: String) -> String? {
         let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).path

@@ -30,6 +30,22 @@ package enum EncodedStructure {
         return chunks
     }
 
+    /// A PNG's colour type from its header (2 RGB, 3 indexed, 6 RGBA) and its bits a sample.
+    package static func pngColourType(_ png: [UInt8]) -> (type: UInt8, depth: UInt8)? {
+        png.count > 28 && pngChunks(png).first == "IHDR" ? (png[25], png[24]) : nil
+    }
+
+    /// The entries of a PNG's palette (its PLTE chunk's length / 3); `nil` without one.
+    package static func pngPaletteEntries(_ png: [UInt8]) -> Int? {
+        var index = 8
+        while index + 8 <= png.count {
+            let length = png[index..<(index + 4)].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: png[(index + 4)..<(index + 8)], as: UTF8.self) == "PLTE" { return length / 3 }
+            index += 12 + length
+        }
+        return nil
+    }
+
     /// A PNG's interlace method from its header: 0 none, 1 Adam7.
     package static func pngInterlaceMethod(_ png: [UInt8]) -> UInt8? {
         png.count > 28 && pngChunks(png).first == "IHDR" ? png[28] : nil

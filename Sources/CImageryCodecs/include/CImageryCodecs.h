@@ -174,6 +174,13 @@ ImgStatus img_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height,
 ImgStatus img_png_encode_dropping_alpha(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int interlaced,
                                         uint8_t **out, size_t *out_length, char *message, size_t message_capacity);
 
+/// Writes an indexed PNG: `indices`, one byte a pixel and `width` bytes a row, into a palette of
+/// `entries` (1...256) RGB triplets, `transparent_index` the one fully transparent entry (-1 for
+/// none). Rows are packed to the fewest bits a pixel that hold `entries`. Adam7 when `interlaced`.
+ImgStatus img_png_encode_indexed(const uint8_t *indices, uint32_t width, uint32_t height, const uint8_t *palette_rgb,
+                                 int entries, int transparent_index, int interlaced, uint8_t **out, size_t *out_length,
+                                 char *message, size_t message_capacity);
+
 void img_free(void *pointer);
 
 #endif

@@ -9,6 +9,17 @@ extension Bitmap {
         return false
     }
 
+    /// Whether any pixel is neither fully opaque nor fully transparent: what a palette with one
+    /// transparent entry (GIF, an indexed PNG) cannot keep.
+    package var hasPartialAlpha: Bool {
+        guard alphaMode != .opaque else { return false }
+        for y in 0..<height {
+            let row = y * bytesPerRow
+            for x in 0..<width where pixels[row + x * 4 + 3] != 255 && pixels[row + x * 4 + 3] != 0 { return true }
+        }
+        return false
+    }
+
     /// Returns the image composited over `background`, fully opaque. Formats without
     /// alpha (JPEG) are encoded from this.
     ///

@@ -28,6 +28,14 @@ extension ServerSettings {
         .whole("avif-speed", "aom's speed for AVIF, 0 (smallest files) to 10 (fastest).", \.encoding.avifSpeed, in: 0...10, imgproxy: "IMGPROXY_AVIF_SPEED").changing(.bytes),
         .flag("jpeg-progressive", "Write progressive JPEGs: shown coarse first, sharpened as they arrive.", \.encoding.jpegProgressive, imgproxy: "IMGPROXY_JPEG_PROGRESSIVE").changing(.bytes),
         .flag("png-interlaced", "Write Adam7-interlaced PNGs: shown coarse first, at a larger size.", \.encoding.pngInterlaced, imgproxy: "IMGPROXY_PNG_INTERLACED").changing(.bytes),
+        .flag(
+            "png-quantize", "Write indexed PNGs of at most --png-quantization-colors colours (median cut, no dithering); an image with partial alpha stays truecolour.",
+            \.encoding.pngQuantize, imgproxy: "IMGPROXY_PNG_QUANTIZE"
+        ).changing(.bytes),
+        .whole(
+            "png-quantization-colors", "The most colours of a quantized PNG, 2 to 256.", \.encoding.pngQuantizationColors, in: 2...256,
+            imgproxy: "IMGPROXY_PNG_QUANTIZATION_COLORS"
+        ).changing(.bytes),
         .whole("webp-effort", "libwebp's effort for lossy WebP, 1 (fastest) to 6 (smallest files).", \.encoding.webpEffort, in: 1...6, imgproxy: "IMGPROXY_WEBP_EFFORT").changing(.bytes),
         .whole("jxl-effort", "libjxl's effort for JPEG XL, 1 (fastest) to 9 (smallest files).", \.encoding.jxlEffort, in: 1...9, imgproxy: "IMGPROXY_JXL_EFFORT").changing(.bytes),
         ServerSetting("webp-preset", .text, "What lossy WebP is tuned for: default, photo, picture, drawing, icon or text.", imgproxy: "IMGPROXY_WEBP_PRESET", show: { $0.encoding.webpPreset.rawValue }) {

@@ -6,6 +6,10 @@ extension ServerSettings {
     static let telemetry: [ServerSetting] = [
         .flag("open-telemetry-enable", "Send traces over OTLP/HTTP (a build with the OpenTelemetry trait; OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf).", \.telemetry.enabled, imgproxy: "IMGPROXY_OPEN_TELEMETRY_ENABLE").changing(.nothingStored),
         .flag("open-telemetry-enable-logs", "Send every log line over OTLP too, beside standard output.", \.telemetry.sendsLogs, imgproxy: "IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS").changing(.nothingStored),
+        .flag(
+            "open-telemetry-enable-metrics", "Send the /metrics series over OTLP too, every OTEL_METRIC_EXPORT_INTERVAL.", \.telemetry.sendsMetrics,
+            imgproxy: "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS"
+        ).changing(.nothingStored),
         .flag("open-telemetry-propagate-external", "Origin and S3 requests carry the request's trace (traceparent), outside S3's signature.", \.telemetry.propagatesExternal, imgproxy: "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL").changing(.nothingStored),
         .text("otel-exporter-otlp-endpoint", "The collector's base URL (OTEL_EXPORTER_OTLP_ENDPOINT); /v1/traces is added. Default: http://localhost:4318.", \.telemetry.endpoint) { url in
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else { return "expected an http(s) URL" }
@@ -50,10 +54,29 @@ extension ServerSettings {
         .whole("otel-bsp-export-timeout", "Milliseconds one export may take (OTEL_BSP_EXPORT_TIMEOUT).", \.telemetry.exportTimeoutMilliseconds, in: 1...3_600_000).changing(.nothingStored),
         .whole("otel-bsp-max-queue-size", "Spans kept waiting at most; past it new ones are dropped (OTEL_BSP_MAX_QUEUE_SIZE).", \.telemetry.maximumQueueSize, in: 1...1_000_000).changing(.nothingStored),
         .whole("otel-bsp-max-export-batch-size", "Spans sent at most in one export (OTEL_BSP_MAX_EXPORT_BATCH_SIZE).", \.telemetry.maximumBatchSize, in: 1...1_000_000).changing(.nothingStored),
+        .whole("otel-metric-export-interval", "Milliseconds between metrics exports (OTEL_METRIC_EXPORT_INTERVAL).", \.telemetry.metricIntervalMilliseconds, in: 1...86_400_000).changing(.nothingStored),
+        .whole("otel-metric-export-timeout", "Milliseconds one metrics export may take (OTEL_METRIC_EXPORT_TIMEOUT).", \.telemetry.metricTimeoutMilliseconds, in: 1...3_600_000).changing(.nothingStored),
         .text("otel-exporter-otlp-certificate", "A PEM file of the collector's CA, for https (OTEL_EXPORTER_OTLP_CERTIFICATE).", \.telemetry.certificatePath).changing(.nothingStored),
         .text("otel-exporter-otlp-client-certificate", "A PEM file of this client's certificate, for mutual TLS (OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE).", \.telemetry.clientCertificatePath).changing(.nothingStored),
         .text("otel-exporter-otlp-client-key", "A PEM file of this client's key, for mutual TLS (OTEL_EXPORTER_OTLP_CLIENT_KEY).", \.telemetry.clientKeyPath).changing(.nothingStored),
+        .text(
+            "open-telemetry-server-cert", "The collector's CA as PEM text, for https; instead of OTEL_EXPORTER_OTLP_CERTIFICATE.", \.telemetry.certificatePEM,
+            secret: true, imgproxy: "IMGPROXY_OPEN_TELEMETRY_SERVER_CERT", check: pemProblem
+        ).changing(.nothingStored),
+        .text(
+            "open-telemetry-client-cert", "This client's certificate as PEM text, for mutual TLS; instead of OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE.",
+            \.telemetry.clientCertificatePEM, secret: true, imgproxy: "IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT", check: pemProblem
+        ).changing(.nothingStored),
+        .text(
+            "open-telemetry-client-key", "This client's key as PEM text, for mutual TLS; instead of OTEL_EXPORTER_OTLP_CLIENT_KEY.", \.telemetry.clientKeyPEM,
+            secret: true, imgproxy: "IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY", check: pemProblem
+        ).changing(.nothingStored),
     ]
+
+    /// Why `text` is not PEM, or `nil`. Not the text itself: it may be a key.
+    static func pemProblem(_ text: String) -> String? {
+        text.isEmpty || text.contains("-----BEGIN ") ? nil : "expected PEM text (-----BEGIN …)"
+    }
 
     /// OpenTelemetry's standard variable of a setting named after it (`otel-service-name` is
     /// `OTEL_SERVICE_NAME`); `nil` for every other.

@@ -1,70 +1,69 @@
 import HTTPTypes
+import Metrics
 import Prometheus
 import Imagery
 
-/// The server's own Prometheus series (requests by status, latency, in-flight and queued
-/// requests), in the registry `/metrics` renders. The pipeline's counters
-/// (`imagery_downloads_total`, `imagery_decodes_total`, hits, coalesced …) reach the same
-/// registry through swift-metrics when the process bootstraps `PrometheusMetricsFactory` with it,
-/// as the `imagery-server` executable does.
+/// The server's own series (requests by status, latency, in-flight and queued requests,
+/// response tiers, result storage, encodes), made once through swift-metrics: into the
+/// Prometheus registry `/metrics` renders, and, with OTLP metrics on
+/// (`--open-telemetry-enable-metrics`), into swift-otel's exporter too, from the same calls. The
+/// pipeline's counters (`imagery_downloads_total`, `imagery_decodes_total`, hits, coalesced …)
+/// reach both the same way when the process bootstraps swift-metrics with
+/// ``metricsFactory(registry:namespace:exporting:)``, as the `imagery-server` executable does.
 package final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
-    private let latency: DurationHistogram
-    private let inFlight: Gauge
-    private let queued: Gauge
-    private let hits: [Tier: Counter]
-    private let misses: Counter
-    private let writes: [Tier: Counter]
-    private let storageFailures: [StorageOperation: Counter]
-    private let storageSkips: [StorageOperation: Counter]
-    private let encodes: ValueHistogram
-    /// One counter per status, made on first use (the registry returns the same one for a
-    /// name and labels, but making it takes its lock; this map is read far more often).
-    private let byStatus = Locked<[Int: Counter]>([:])   // not Mutex: TSan cannot see its futex
-    private let namespace: String
+    private let factory: any MetricsFactory
+    private let latency: Metrics.Timer
+    private let inFlight: Meter
+    private let queued: Meter
+    private let hits: [Tier: Metrics.Counter]
+    private let misses: Metrics.Counter
+    private let writes: [Tier: Metrics.Counter]
+    private let storageFailures: [StorageOperation: Metrics.Counter]
+    private let storageSkips: [StorageOperation: Metrics.Counter]
+    private let encodes: Recorder
+    /// One counter per status, made on first use (making one takes the registry's lock; this
+    /// map is read far more often).
+    private let byStatus = Locked<[Int: Metrics.Counter]>([:])   // not Mutex: TSan cannot see its futex
 
-    /// `namespace` (`--prometheus-namespace`) is put before every series' name, with `_`.
-    init(registry: PrometheusCollectorRegistry, namespace: String = "") {
+    /// `namespace` (`--prometheus-namespace`) is put before every Prometheus series' name, with
+    /// `_`; `exporting`, swift-otel's factory, gets every value too.
+    init(registry: PrometheusCollectorRegistry, namespace: String = "", exporting exporter: (any MetricsFactory)? = nil) {
         self.registry = registry
-        self.namespace = namespace
-        func name(_ metric: String, unit: String, _ help: String) -> MetricNameDescriptor {
-            Self.name(metric, unit: unit, help, namespace: namespace)
-        }
-        latency = registry.makeDurationHistogram(
-            descriptor: name("http_request_duration", unit: "seconds", "Time from a request's head to its response, image or error."),
-            buckets: [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-                      .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10)]
-        )
-        inFlight = registry.makeGauge(descriptor: name("http_requests_in_flight", unit: "", "HTTP requests being answered."))
-        queued = registry.makeGauge(descriptor: name(
-            "image_requests_queued", unit: "", "Image requests admitted and not yet answered (running or waiting); --max-queue bounds it."
-        ))
-        let hitName = name("response_hits", unit: "total", "Image requests answered from a response tier, by tier.")
-        hits = Dictionary(uniqueKeysWithValues: Tier.allCases.map { ($0, registry.makeCounter(descriptor: hitName, labels: [("tier", $0.rawValue)])) })
-        misses = registry.makeCounter(descriptor: name(
-            "response_misses", unit: "total", "Image requests that passed every check and found no stored response (rendered, or refused by the queue)."
-        ))
-        let writeName = name(
-            "response_writes", unit: "total", "Responses written to a shared tier, disk or bucket (begun; a graceful shutdown waits for them)."
-        )
-        writes = Dictionary(uniqueKeysWithValues: [Tier.disk, .bucket].map { ($0, registry.makeCounter(descriptor: writeName, labels: [("tier", $0.rawValue)])) })
-        let failureName = name(
-            "result_storage_errors", unit: "total", "Result-storage lookups and writes that failed or timed out (each request was processed instead)."
-        )
+        let factory = Self.metricsFactory(registry: registry, namespace: namespace, exporting: exporter)
+        self.factory = factory
+        latency = Metrics.Timer(label: "imagery_http_request_duration_seconds", factory: factory)
+        inFlight = Meter(label: "imagery_http_requests_in_flight", factory: factory)
+        queued = Meter(label: "imagery_image_requests_queued", factory: factory)
+        hits = Dictionary(uniqueKeysWithValues: Tier.allCases.map {
+            ($0, Metrics.Counter(label: "imagery_response_hits_total", dimensions: [("tier", $0.rawValue)], factory: factory))
+        })
+        misses = Metrics.Counter(label: "imagery_response_misses_total", factory: factory)
+        writes = Dictionary(uniqueKeysWithValues: [Tier.disk, .bucket].map {
+            ($0, Metrics.Counter(label: "imagery_response_writes_total", dimensions: [("tier", $0.rawValue)], factory: factory))
+        })
         storageFailures = Dictionary(uniqueKeysWithValues: StorageOperation.allCases.map {
-            ($0, registry.makeCounter(descriptor: failureName, labels: [("operation", $0.rawValue)]))
+            ($0, Metrics.Counter(label: "imagery_result_storage_errors_total", dimensions: [("operation", $0.rawValue)], factory: factory))
         })
-        encodes = registry.makeValueHistogram(
-            descriptor: name("image_encodes", unit: "", "Encodes each still image took: 1 at a fixed quality, more with autoquality (aq) or format:best."),
-            buckets: [1, 2, 3, 4, 6, 8, 12, 16, 24]
-        )
-        let skipName = name(
-            "result_storage_skipped", unit: "total", "Result-storage lookups and writes not tried because the store kept failing (its circuit breaker was open)."
-        )
         storageSkips = Dictionary(uniqueKeysWithValues: StorageOperation.allCases.map {
-            ($0, registry.makeCounter(descriptor: skipName, labels: [("operation", $0.rawValue)]))
+            ($0, Metrics.Counter(label: "imagery_result_storage_skipped_total", dimensions: [("operation", $0.rawValue)], factory: factory))
         })
+        encodes = Recorder(label: "imagery_image_encodes", factory: factory)
     }
+
+    /// How each of the server's series is shown in `/metrics`.
+    static let descriptions: [String: PrometheusSeriesFactory.Description] = [
+        "imagery_http_request_duration_seconds": .init(help: "Time from a request's head to its response, image or error.", durationBuckets: PrometheusSeriesFactory.durationBuckets),
+        "imagery_http_requests_in_flight": .init(help: "HTTP requests being answered."),
+        "imagery_image_requests_queued": .init(help: "Image requests admitted and not yet answered (running or waiting); --max-queue bounds it."),
+        "imagery_response_hits_total": .init(help: "Image requests answered from a response tier, by tier."),
+        "imagery_response_misses_total": .init(help: "Image requests that passed every check and found no stored response (rendered, or refused by the queue)."),
+        "imagery_response_writes_total": .init(help: "Responses written to a shared tier, disk or bucket (begun; a graceful shutdown waits for them)."),
+        "imagery_result_storage_errors_total": .init(help: "Result-storage lookups and writes that failed or timed out (each request was processed instead)."),
+        "imagery_result_storage_skipped_total": .init(help: "Result-storage lookups and writes not tried because the store kept failing (its circuit breaker was open)."),
+        "imagery_image_encodes": .init(help: "Encodes each still image took: 1 at a fixed quality, more with autoquality (aq) or format:best.", valueBuckets: [1, 2, 3, 4, 6, 8, 12, 16, 24]),
+        "imagery_http_requests_total": .init(help: "HTTP requests by status."),
+    ]
 
     /// A response tier the server keeps its encoded answers in.
     enum Tier: String, CaseIterable { case memory, disk, bucket }
@@ -82,27 +81,21 @@ package final class ServerMetrics: Sendable {
 
     func resultStorageSkipped(_ operation: StorageOperation) { storageSkips[operation]?.increment() }
 
-    func imageEncoded(encodes count: Int) { encodes.record(Double(count)) }
+    func imageEncoded(encodes count: Int) { encodes.record(count) }
 
     func requestStarted() { inFlight.increment() }
 
     func requestFinished(status: HTTPResponse.Status, after duration: Duration) {
         inFlight.decrement()
-        latency.record(duration)
+        latency.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
         let code = status.code
         let counter = byStatus.withLock { counters in
             if let counter = counters[code] { return counter }
-            let counter = registry.makeCounter(
-                descriptor: Self.name("http_requests", unit: "total", "HTTP requests by status.", namespace: namespace), labels: [("status", String(code))]
-            )
+            let counter = Metrics.Counter(label: "imagery_http_requests_total", dimensions: [("status", String(code))], factory: factory)
             counters[code] = counter
             return counter
         }
         counter.increment()
-    }
-
-    private static func name(_ metric: String, unit: String, _ help: String, namespace: String) -> MetricNameDescriptor {
-        MetricNameDescriptor(namespace: namespaced("imagery", by: namespace), metricName: metric, unitName: unit, helpText: help)
     }
 
     /// `name` under `namespace` (`--prometheus-namespace`, imgproxy's
@@ -113,16 +106,15 @@ package final class ServerMetrics: Sendable {
         namespace.isEmpty ? name : namespace + "_" + name
     }
 
-    /// The swift-metrics factory the `imagery-server` executable bootstraps: the pipeline's
-    /// counters land in `registry`, under `namespace`.
-    package static func metricsFactory(registry: PrometheusCollectorRegistry, namespace: String) -> PrometheusMetricsFactory {
-        var factory = PrometheusMetricsFactory(registry: registry)
-        let sanitized = factory.nameAndLabelSanitizer
-        factory.nameAndLabelSanitizer = { name, labels in
-            let (clean, cleanLabels) = sanitized(name, labels)
-            return (namespaced(clean, by: namespace), cleanLabels)
-        }
-        return factory
+    /// The swift-metrics factory the `imagery-server` executable bootstraps, and the server's
+    /// own series are made with: into `registry`, under `namespace`, and into `exporter` too
+    /// when there is one.
+    package static func metricsFactory(
+        registry: PrometheusCollectorRegistry, namespace: String, exporting exporter: (any MetricsFactory)? = nil
+    ) -> any MetricsFactory {
+        let prometheus = PrometheusSeriesFactory(registry: registry, namespace: namespace, descriptions: descriptions)
+        guard let exporter else { return prometheus }
+        return MultiplexMetricsHandler(factories: [prometheus, exporter])
     }
 
     func queuedChanged(by change: Int) {

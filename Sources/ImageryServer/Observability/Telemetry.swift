@@ -1,13 +1,14 @@
 import Foundation
 import Logging
+import Metrics
 import ServiceLifecycle
 import Tracing
 #if OpenTelemetry
 import OTel
 #endif
 
-/// Sends the server's traces, and with `--open-telemetry-enable-logs` its log lines, over
-/// OTLP/HTTP through swift-otel, from a ``TelemetryConfiguration``. Made once at start, beside the
+/// Sends the server's traces, and with `--open-telemetry-enable-logs` and
+/// `--open-telemetry-enable-metrics` its log lines and metrics, over OTLP/HTTP through swift-otel, from a ``TelemetryConfiguration``. Made once at start, beside the
 /// logging and metrics bootstrap: swift-otel's backends are made here, not through a second
 /// `OTel.bootstrap`, so the server's own log handler and Prometheus registry stay as they are.
 ///
@@ -31,6 +32,9 @@ package struct Telemetry: Sendable {
     package let services: [any Service]
     /// The trace and span ids for every log line (`trace_id`, `span_id`).
     package let metadataProvider: Logger.MetadataProvider
+    /// The metrics exporter, with `--open-telemetry-enable-metrics`: ``ServerMetrics`` and the
+    /// pipeline's counters write to it beside the Prometheus registry.
+    package let metricsFactory: (any MetricsFactory)?
     /// Log lines over OTLP, with `--open-telemetry-enable-logs`.
     package let logHandlerFactory: (@Sendable (String) -> any LogHandler)?
     private let tracer: any Tracer
@@ -43,7 +47,7 @@ package struct Telemetry: Sendable {
     /// - Throws: ``SettingError`` for a build without the trait or a protocol it does not send,
     ///   else swift-otel's error.
     package init?(_ configuration: TelemetryConfiguration, origins: [String: String] = [:], diagnostics: Logger) throws {
-        guard configuration.enabled || configuration.sendsLogs else { return nil }
+        guard configuration.enabled || configuration.sendsLogs || configuration.sendsMetrics else { return nil }
         try Self.check(configuration, origins: origins)
         #if OpenTelemetry
         // swift-otel reads OTEL_* from the process's environment again as it makes each backend,
@@ -51,13 +55,18 @@ package struct Telemetry: Sendable {
         // table never read, and log the values it read (the exporter's headers, a vendor's key,
         // among them). The settings have read what they take, so the process keeps none.
         for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("OTEL_") { unsetenv(name) }
+        let files = try PEMFiles(configuration)
+        defer { files?.removeClientPair() }
+        let configuration = files?.configuration ?? configuration
         var otel = OTel.Configuration.default
         otel.serviceName = configuration.serviceName
         otel.resourceAttributes = configuration.attributes
         otel.diagnosticLogger = .custom(diagnostics)
         otel.diagnosticLogLevel = .warning
         otel.propagators = [.traceContext]
-        otel.metrics.enabled = false
+        otel.metrics.enabled = configuration.sendsMetrics
+        otel.metrics.exportInterval = .milliseconds(configuration.metricIntervalMilliseconds)
+        otel.metrics.exportTimeout = .milliseconds(configuration.metricTimeoutMilliseconds)
         otel.traces.enabled = configuration.enabled
         otel.traces.sampler = Self.sampler(configuration)
         otel.traces.batchSpanProcessor.scheduleDelay = .milliseconds(configuration.batchDelayMilliseconds)
@@ -69,22 +78,19 @@ package struct Telemetry: Sendable {
         let base = configuration.endpoint.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? "http://localhost:4318"
         otel.traces.otlpExporter = Self.exporter(configuration, endpoint: base + "/v1/traces")
         otel.logs.otlpExporter = Self.exporter(configuration, endpoint: base + "/v1/logs")
+        otel.metrics.otlpExporter = Self.exporter(configuration, endpoint: base + "/v1/metrics")
 
-        var services: [any Service] = []
-        if configuration.enabled {
-            let tracing = try OTel.makeTracingBackend(configuration: otel)
-            tracer = tracing.factory
-            services.append(tracing.service)
-        } else {
-            tracer = NoOpTracer()
+        var services: [any Service] = files.map { [PEMFiles.Cleanup(files: $0)] } ?? []
+        /// A backend's factory when it is asked for, its service run with the others.
+        func backend<Factory, Exporting: Service>(_ wanted: Bool, _ make: () throws -> (factory: Factory, service: Exporting)) rethrows -> Factory? {
+            guard wanted else { return nil }
+            let made = try make()
+            services.append(made.service)
+            return made.factory
         }
-        if configuration.sendsLogs {
-            let logging = try OTel.makeLoggingBackend(configuration: otel)
-            logHandlerFactory = logging.factory
-            services.append(logging.service)
-        } else {
-            logHandlerFactory = nil
-        }
+        tracer = try backend(configuration.enabled) { try OTel.makeTracingBackend(configuration: otel) }.map { $0 as any Tracer } ?? NoOpTracer()
+        logHandlerFactory = try backend(configuration.sendsLogs) { try OTel.makeLoggingBackend(configuration: otel) }
+        metricsFactory = try backend(configuration.sendsMetrics) { try OTel.makeMetricsBackend(configuration: otel) }
         self.services = services
         metadataProvider = OTel.makeLoggingMetadataProvider()
         #else
@@ -96,8 +102,8 @@ package struct Telemetry: Sendable {
     /// Traces need a build that sends them and a protocol it speaks: imgproxy's default is
     /// gRPC, so an environment that names no protocol is refused, with the line to add.
     static func check(_ telemetry: TelemetryConfiguration, origins: [String: String]) throws(SettingError) {
-        guard telemetry.enabled || telemetry.sendsLogs else { return }
-        let setting = telemetry.enabled ? "open-telemetry-enable" : "open-telemetry-enable-logs"
+        guard telemetry.enabled || telemetry.sendsLogs || telemetry.sendsMetrics else { return }
+        let setting = telemetry.enabled ? "open-telemetry-enable" : telemetry.sendsLogs ? "open-telemetry-enable-logs" : "open-telemetry-enable-metrics"
         guard isAvailable else {
             throw SettingError(
                 setting: "--" + setting, source: origins[setting] ?? "",
@@ -110,6 +116,21 @@ package struct Telemetry: Sendable {
                 setting: "OTEL_EXPORTER_OTLP_PROTOCOL", source: origins["otel-exporter-otlp-protocol"] ?? "the default",
                 reason: "\(given) not sent by imagery-server, which sends OTLP over HTTP: set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf (and the collector's port 4318)"
             )
+        }
+        let pairs = [
+            ("open-telemetry-server-cert", telemetry.certificatePEM, "otel-exporter-otlp-certificate", telemetry.certificatePath),
+            ("open-telemetry-client-cert", telemetry.clientCertificatePEM, "otel-exporter-otlp-client-certificate", telemetry.clientCertificatePath),
+            ("open-telemetry-client-key", telemetry.clientKeyPEM, "otel-exporter-otlp-client-key", telemetry.clientKeyPath),
+        ]
+        for (text, pem, file, path) in pairs where pem != nil && path != nil {
+            throw SettingError(setting: "--" + text, source: origins[text] ?? "", reason: "give one of --\(text) (PEM text) and --\(file) (a file)")
+        }
+        let hasCertificate = (telemetry.clientCertificatePEM ?? telemetry.clientCertificatePath) != nil
+        let hasKey = (telemetry.clientKeyPEM ?? telemetry.clientKeyPath) != nil
+        if hasCertificate != hasKey {
+            let given = hasCertificate ? (telemetry.clientCertificatePEM != nil ? "open-telemetry-client-cert" : "otel-exporter-otlp-client-certificate")
+                : (telemetry.clientKeyPEM != nil ? "open-telemetry-client-key" : "otel-exporter-otlp-client-key")
+            throw SettingError(setting: "--" + given, source: origins[given] ?? "", reason: "mutual TLS needs both the client's certificate and its key")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where and how `imagery-server` sends its traces (and, with `--open-telemetry-enable-logs`, its
-/// log lines) over OTLP/HTTP: imgproxy's `IMGPROXY_OPEN_TELEMETRY_*` switches and OpenTelemetry's
+/// Where and how `imagery-server` sends its traces (and, with `--open-telemetry-enable-logs` and
+/// `--open-telemetry-enable-metrics`, its log lines and metrics) over OTLP/HTTP: imgproxy's `IMGPROXY_OPEN_TELEMETRY_*` switches and OpenTelemetry's
 /// standard `OTEL_*` variables, read once through the settings table (``ServerSettings``).
 /// Sending needs a build with the `OpenTelemetry` trait; the spans themselves are made in every
 /// build, and cost nothing without a tracer.
@@ -16,10 +16,17 @@ package struct TelemetryConfiguration: Sendable, Equatable {
     package var enabled = false
     /// `--open-telemetry-enable-logs`: send every log line too, beside standard output.
     package var sendsLogs = false
+    /// `--open-telemetry-enable-metrics`: send the `/metrics` series over OTLP too, from the same
+    /// counters.
+    package var sendsMetrics = false
+    /// `OTEL_METRIC_EXPORT_INTERVAL`, in milliseconds: how often the metrics are sent.
+    package var metricIntervalMilliseconds = 60000
+    /// `OTEL_METRIC_EXPORT_TIMEOUT`, in milliseconds: how long one metrics export may take.
+    package var metricTimeoutMilliseconds = 30000
     /// `--open-telemetry-propagate-external`: origin and S3 requests carry `traceparent`.
     package var propagatesExternal = false
-    /// `OTEL_EXPORTER_OTLP_ENDPOINT`: the collector's base URL, `/v1/traces` and `/v1/logs`
-    /// added to it.
+    /// `OTEL_EXPORTER_OTLP_ENDPOINT`: the collector's base URL, `/v1/traces`, `/v1/metrics` and
+    /// `/v1/logs` added to it.
     package var endpoint: String?
     /// `OTEL_EXPORTER_OTLP_PROTOCOL`: only `http/protobuf` here. imgproxy's default is gRPC, so
     /// an environment that names none is refused rather than sent somewhere it is not heard.
@@ -48,6 +55,11 @@ package struct TelemetryConfiguration: Sendable, Equatable {
     package var certificatePath: String?
     package var clientCertificatePath: String?
     package var clientKeyPath: String?
+    /// imgproxy's `OPEN_TELEMETRY_SERVER_CERT`, `_CLIENT_CERT` and `_CLIENT_KEY`: the same three,
+    /// given as PEM text rather than as files (a secret store's value, a Kubernetes secret).
+    package var certificatePEM: String?
+    package var clientCertificatePEM: String?
+    package var clientKeyPEM: String?
 
     package init() {}
 

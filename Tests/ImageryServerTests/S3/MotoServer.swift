@@ -15,10 +15,7 @@ struct MotoServer {
     let recording: String?
 
     /// `moto_server` on the PATH, if installed.
-    static let binary: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin")
-        .split(separator: ":")
-        .map { URL(fileURLWithPath: String($0)).appendingPathComponent("moto_server").path }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let binary = ChildProcess.onPath("moto_server")
 
     /// moto, answering every request; with `authenticatingAfter`, only the first that many
     /// unsigned, and after them only requests signed with a key its IAM knows (moto's

@@ -7,14 +7,11 @@ extension ImgproxySettings {
         .warned("DATADOG_ENABLE", vendor: "Datadog"), .warned("DATADOG_ENABLE_ADDITIONAL_METRICS", vendor: "Datadog"),
         .warned("DATADOG_PROPAGATE_EXTERNAL", vendor: "Datadog"),
         .same("OPEN_TELEMETRY_ENABLE", "open-telemetry-enable"),
-        .refused(
-            "OPEN_TELEMETRY_ENABLE_METRICS", why: "metrics are not sent over OTLP yet",
-            instead: "Prometheus's /metrics (--prometheus-bind for a listener of its own)"
-        ),
+        .same("OPEN_TELEMETRY_ENABLE_METRICS", "open-telemetry-enable-metrics"),
         .same("OPEN_TELEMETRY_ENABLE_LOGS", "open-telemetry-enable-logs"),
-        .refused("OPEN_TELEMETRY_SERVER_CERT", why: "the collector's CA is read from a file, not from PEM text", instead: "OTEL_EXPORTER_OTLP_CERTIFICATE=/path/to/ca.pem", accepting: nil),
-        .refused("OPEN_TELEMETRY_CLIENT_CERT", why: "the client certificate is read from a file, not from PEM text", instead: "OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE=/path/to/cert.pem", accepting: nil),
-        .refused("OPEN_TELEMETRY_CLIENT_KEY", why: "the client key is read from a file, not from PEM text", instead: "OTEL_EXPORTER_OTLP_CLIENT_KEY=/path/to/key.pem", accepting: nil),
+        .same("OPEN_TELEMETRY_SERVER_CERT", "open-telemetry-server-cert"),
+        .same("OPEN_TELEMETRY_CLIENT_CERT", "open-telemetry-client-cert"),
+        .same("OPEN_TELEMETRY_CLIENT_KEY", "open-telemetry-client-key"),
         .converted("OPEN_TELEMETRY_TRACE_ID_GENERATOR", .text, sets: [], note: "random; xray is warned about, and ids stay random") { _, value throws(SettingError.Reason) in
             guard case let .text(name) = value, ["random", "xray"].contains(name.lowercased()) else { throw .invalid("expected random or xray") }
             return name.lowercased() == "xray" ? "IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR=xray: trace ids will be random, which AWS X-Ray reads only through a collector that converts them" : nil
