@@ -100,7 +100,7 @@ let package = Package(
         // a longjmp never crosses a Swift frame.
         .target(
             name: "CImageryCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         .systemLibrary(
             name: "CWebP",
@@ -275,7 +275,7 @@ let package = Package(
         .target(
             name: "CImageryBenchFloor",
             path: "Benchmarks/CImageryBenchFloor",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
         ),
 
         // MARK: Tests

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <png.h>
+#include <zlib.h>
 
 struct ImgPngDecoder {
     png_structp png;
@@ -308,4 +309,22 @@ ImgStatus img_png_encode_indexed(const uint8_t *indices, uint32_t width, uint32_
     if (!palette_rgb || entries < 1 || entries > 256 || transparent_index >= entries) return IMG_ERR_USAGE;
     struct png_palette palette = {.rgb = palette_rgb, .entries = entries, .transparent_index = transparent_index};
     return png_encode(indices, width, height, width, 1, 1, &palette, interlaced, out, out_length, message, message_capacity);
+}
+
+ImgStatus img_zlib_compress(const uint8_t *bytes, size_t length, uint8_t **out, size_t *out_length) {
+    if (!bytes || !out || !out_length || length > 0x7FFFFFFF) return IMG_ERR_USAGE;
+    uLongf capacity = compressBound((uLong)length);
+    uint8_t *data = malloc(capacity);
+    if (!data) return IMG_ERR_OUT_OF_MEMORY;
+    if (compress2(data, &capacity, bytes, (uLong)length, Z_BEST_COMPRESSION) != Z_OK) {
+        free(data);
+        return IMG_ERR_OUT_OF_MEMORY;
+    }
+    *out = data;
+    *out_length = capacity;
+    return IMG_OK;
+}
+
+uint32_t img_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
+    return (uint32_t)crc32_z(crc, bytes, length);
 }

@@ -68,9 +68,11 @@ public struct Thumbnailer: Sendable {
             // Turned upright as the resampler stores its rows, and converted in place: colour
             // conversion is per pixel, so its order with the turn changes no pixel, and an
             // enlargement holds one image of its output's size, not three.
-            thumbnail = try (consume decoded).bitmap.resized(resize, allowsUpscaling: allowsUpscaling, orienting: decodingOptions.appliesOrientation)
+            thumbnail = try (consume decoded).bitmap.resized(
+                resize, allowsUpscaling: allowsUpscaling, orienting: decodingOptions.appliesOrientation, linearLight: decodingOptions.resizesInLinearLight
+            )
         }
-        ImageDecoder.convertColor(&thumbnail, iccProfile: icc, enabled: decodingOptions.convertsToSRGB)
+        ImageDecoder.convertColor(&thumbnail, iccProfile: icc, enabled: decodingOptions.convertsColor)
         for processor in processors { thumbnail = try processor.process(thumbnail) }
         return thumbnail
     }

@@ -68,6 +68,7 @@ public final class HTTPClientDataLoader: DataLoading {
         public var connectionGuard: ConnectionGuard?
         /// Where `s3://bucket/key[?version]` sources are read, signed; `nil` refuses them as
         /// unsupported. Neither ``hopCheck`` nor ``connectionGuard`` applies to its endpoint.
+        /// With its decryption set, objects the S3 Encryption Client wrote are decrypted.
         public var s3: S3Configuration?
         /// Whether a source's credential headers (`Authorization`, `Cookie`,
         /// `Proxy-Authorization`) follow a redirect to another host. By default they go only to
@@ -165,12 +166,17 @@ public final class HTTPClientDataLoader: DataLoading {
         return try await DataResponse.streaming { sink throws(DataLoadingError) in
             try await withDeadline(deadline, timeout: .timedOut(source: described)) { () async throws(DataLoadingError) in
                 do {
-                    let response = if let s3 {
-                        try await self.object(s3.location, from: s3.configuration)
+                    if let s3 {
+                        let response = try await self.object(s3.location, from: s3.configuration)
+                        if let decryption = s3.configuration.decryption {
+                            try await self.decrypt(response, with: decryption, from: s3.configuration, source: described, into: sink)
+                        } else {
+                            try await self.stream(response, source: described, into: sink)
+                        }
                     } else {
-                        try await self.follow(url, headers: headers, source: described)
+                        let response = try await self.follow(url, headers: headers, source: described)
+                        try await self.stream(response, source: described, into: sink)
                     }
-                    try await self.stream(response, source: described, into: sink)
                 } catch {
                     throw Self.loadingError(error, source: described)
                 }
@@ -222,12 +228,65 @@ public final class HTTPClientDataLoader: DataLoading {
     }
 
     /// An object from the operator's S3 endpoint, signed, with no redirect and no guard.
+    /// Credentials an assumed role can no longer renew fail the source as an authorization
+    /// failure (502), naming the role, never a key.
     private func object(_ location: S3Location, from s3: S3Configuration) async throws -> HTTPClientResponse {
-        let signed = s3.request(for: location)
+        let signed: (url: URL, headers: [(String, String)])
+        do {
+            signed = try await s3.signedRequest(for: location)
+        } catch {
+            throw DataLoadingError.authorizationFailed(source: location.description, detail: error.description)
+        }
         var request = HTTPClientRequest(url: signed.url.absoluteString)
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
         propagateTrace(into: &request.headers)
         return try await client.execute(request, deadline: .now() + TimeAmount(configuration.totalDeadline))
+    }
+
+    /// Hands an S3 object to `sink` decrypted when the encryption client wrote it, as stored
+    /// when it did not. An encrypted body is read whole (within the size limit) and opened
+    /// whole before a byte reaches the sink, so a tampered one is an error, never half an
+    /// image. KMS is asked on this loader's pool, signed as the object's GET was.
+    private func decrypt(
+        _ response: HTTPClientResponse, with decryption: S3ClientSideDecryption, from s3: S3Configuration, source: String,
+        into sink: DataResponse.Sink
+    ) async throws {
+        let status = Int(response.status.code), limit = configuration.maximumResponseSize
+        var metadata: [String: String] = [:]
+        for header in response.headers where header.name.lowercased().hasPrefix("x-amz-meta-") {
+            metadata[String(header.name.lowercased().dropFirst("x-amz-meta-".count))] = header.value
+        }
+        let envelope: S3ClientSideDecryption.Envelope?
+        do throws(S3ClientSideDecryption.Failure) {
+            envelope = (200...299).contains(status) ? try S3ClientSideDecryption.Envelope.read(from: metadata) : nil
+        } catch {
+            throw error.loadingError(source: source)
+        }
+        guard let envelope else { return try await stream(response, source: source, into: sink) }
+        if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
+            throw DataLoadingError.tooLarge(source: source, limit: limit)
+        }
+        let sealed: ByteBuffer
+        do {
+            sealed = try await response.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw DataLoadingError.tooLarge(source: source, limit: limit)
+        }
+        let credentials: AWSCredentials
+        do {
+            credentials = try await s3.signingCredentials()
+        } catch {
+            throw DataLoadingError.authorizationFailed(source: source, detail: error.description)
+        }
+        let plaintext: [UInt8]
+        do {
+            plaintext = try await decryption.decrypt(sealed, envelope: envelope, credentials: credentials, on: client)
+        } catch {
+            throw error.loadingError(source: source)
+        }
+        // The store's Content-Length is the ciphertext's; its type, ETag and dates are the object's.
+        sink.begin(expectedLength: Int64(plaintext.count), headers: SourceHeaders(fields: response.headers.map { ($0.name, $0.value) }))
+        try await sink.send(plaintext)
     }
 
     /// The current trace's headers, when ``Configuration/propagatesTraceContext`` asks for them.

@@ -12,12 +12,11 @@ extension ImgproxyOptions {
         } write: { options in
             options.cacheBuster.map { [$0] }
         },
-        // What Imagery always does, whatever the value: its encoders write no metadata and no
-        // ICC profile (every image is converted to sRGB), and HDR sources come out 8-bit.
-        // Accepted, so that URLs that send them are served; never written.
-        ImgproxyOption(names: ["strip_metadata", "sm"], parse: acceptedBoolean),
-        ImgproxyOption(names: ["keep_copyright", "kcr"], parse: acceptedBoolean),
-        ImgproxyOption(names: ["strip_color_profile", "scp"], parse: acceptedBoolean),
+        flag(["strip_metadata", "sm"], \.metadata.strips, default: true),
+        flag(["keep_copyright", "kcr"], \.metadata.keepsCopyright, default: true),
+        flag(["strip_color_profile", "scp"], \.metadata.stripsColorProfile, default: true),
+        // HDR sources come out 8-bit whatever the value: accepted, so that URLs that send it
+        // are served; never written.
         ImgproxyOption(names: ["preserve_hdr", "ph"], parse: acceptedBoolean),
         flag(["auto_rotate", "ar"], \.autoRotate, default: true),
         flag(["enforce_thumbnail", "eth"], \.enforcesThumbnail, default: false),

@@ -181,6 +181,11 @@ public struct ImgproxyOptions: Sendable, Hashable {
     /// `auto_rotate`/`ar`: whether the source's EXIF orientation is applied; `ar:0` takes the
     /// pixels as stored. Default: `true` (a server's `IMAGERY_AUTO_ROTATE` may say otherwise).
     public var autoRotate = true
+    /// `strip_metadata`/`sm`, `keep_copyright`/`kcr` and `strip_color_profile`/`scp`: what of
+    /// the source's metadata the answer keeps. Default: imgproxy's, the copyright alone (a
+    /// server's `IMAGERY_STRIP_METADATA`, `_KEEP_COPYRIGHT` and `_STRIP_COLOR_PROFILE` may say
+    /// otherwise).
+    public var metadata = ImgproxyMetadata()
     /// `enforce_thumbnail`/`eth`: decode the embedded thumbnail whenever the source has one
     /// (HEIC), whatever its size. Default: `false` (a server's `IMAGERY_ENFORCE_THUMBNAIL` may
     /// say otherwise).

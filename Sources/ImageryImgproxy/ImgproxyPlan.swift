@@ -136,6 +136,8 @@ package struct ImgproxyPlan: Sendable {
     package var bestFormat: Bool
     /// The server's autoquality: its per-format and plain ranges, and its resolution limit.
     package var autoQualityDefaults = ImgproxyAutoQuality.Defaults()
+    /// What of the source's metadata the answer keeps.
+    package var metadata = ImgproxyMetadata()
 
     package init(
         options: ImgproxyOptions, source: ImageSource, fileExtension: String?, defaults: Defaults
@@ -227,6 +229,8 @@ package struct ImgproxyPlan: Sendable {
         if dimension > 0 { processors.append(ImgproxyFitWithin(side: dimension)) }
         request.processors = processors
         request.ignoresEXIFOrientation = !options.autoRotate
+        request.keptMetadata = options.metadata.kept
+        metadata = options.metadata
         request.prefersEmbeddedThumbnail = options.enforcesThumbnail
 
         if fileExtension == "best" || (fileExtension ?? "").isEmpty && options.bestFormat {

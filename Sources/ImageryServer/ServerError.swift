@@ -87,12 +87,17 @@ extension ServerError {
             self.init(status: .forbidden, message: "source: \(detail)")
         case .customSourceFailed, .authorizationFailed:
             self.init(status: .badGateway, message: "source: could not be loaded")
+        case let .decryptionFailed(_, detail):
+            // The object is there but cannot be opened: the detail names a format or a header,
+            // never a key, and tells the operator which objects to re-encrypt.
+            self.init(status: .unprocessableContent, message: "source: the object cannot be decrypted: \(detail)")
         case .cancelled:
             self.init(status: .init(code: 499, reasonPhrase: "Client Closed Request"), message: "cancelled")
         }
         detail = String(describing: error)
         switch error {
-        case .notFound, .fileUnreadable, .httpStatus, .tooLarge, .timedOut, .connectionFailed, .customSourceFailed, .authorizationFailed:
+        case .notFound, .fileUnreadable, .httpStatus, .tooLarge, .timedOut, .connectionFailed, .customSourceFailed, .authorizationFailed,
+             .decryptionFailed:
             isSourceFailure = true
         case .unsupportedSource, .redirectRefused, .cancelled:
             isSourceFailure = false
@@ -106,7 +111,7 @@ extension ServerError {
         switch error {
         case let .notFound(described), let .httpStatus(_, described), let .tooLarge(described, _), let .timedOut(described),
              let .connectionFailed(described, _), let .redirectRefused(described, _), let .customSourceFailed(described, _),
-             let .authorizationFailed(described, _):
+             let .authorizationFailed(described, _), let .decryptionFailed(described, _):
             source = described
         case .fileUnreadable:
             return "local"

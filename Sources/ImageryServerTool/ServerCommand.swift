@@ -68,6 +68,7 @@ enum ServerCommand {
         let server: ServerApplication
         do throws(ServerSetupError) {
             try await configuration.loadImages()
+            try await configuration.assumeS3Role()
             server = try ServerApplication(configuration: configuration, metrics: registry, exportingMetrics: telemetry?.metricsFactory, logger: logger)
         } catch {
             // Where the value came from, as for any other refused setting.

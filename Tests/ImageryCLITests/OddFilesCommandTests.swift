@@ -8,7 +8,7 @@ import Testing
 
 /// Scanned directories that hold FIFOs, sockets, symlink loops and unreadable files: every such
 /// entry is reported with its reason, nothing blocks, and the run fails.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct OddFilesCommandTests {
     let files: OddFiles
 

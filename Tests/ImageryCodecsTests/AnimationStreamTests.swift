@@ -5,7 +5,7 @@ import ImageryTestSupport
 
 /// Animations read and written a frame at a time: the stream yields what the collected decode
 /// does, the writers write what the whole-animation encoders do, and bad input fails the same.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct AnimationStreamTests {
     static let rocket = "gif_anim_rocket_8f_160x107.gif"
 

@@ -119,3 +119,29 @@ import Testing
         #expect(encoder.webpEffort == 0)
     }
 }
+
+/// Resizing in linear light (imgproxy's `USE_LINEAR_COLORSPACE`), checked on the pattern it is
+/// for: black and white lines, which average to 50% light, sRGB 188, where averaging sRGB's
+/// values gives 128; a flat colour stays itself either way.
+@Suite struct LinearLightResizeTests {
+    @Test("Fine black and white lines reduce to sRGB 188 in linear light, 128 without; a flat colour and alpha are unchanged")
+    func linesKeepTheirBrightness() throws {
+        var pixels: [UInt8] = []
+        for y in 0..<64 { for _ in 0..<64 { pixels += y % 2 == 0 ? [0, 0, 0, 255] : [255, 255, 255, 255] } }
+        let lines = Bitmap(width: 64, height: 64, pixels: pixels)
+        func reduced(_ image: Bitmap, linear: Bool) throws -> Bitmap {
+            var options = DecodingOptions()
+            options.resizesInLinearLight = linear
+            // PNG's box while decoding would average the lines in sRGB first, as imgproxy's
+            // shrink-on-load does: this is the resize's own filter.
+            options.reducesWhileDecoding = false
+            let png = try ImageEncoder(format: .png).encode(image)
+            return try Thumbnailer(resize: .fit(width: 8, height: 8), decodingOptions: options).thumbnail(from: png)
+        }
+        let linear = try reduced(lines, linear: true).pixel(x: 4, y: 4), plain = try reduced(lines, linear: false).pixel(x: 4, y: 4)
+        #expect(abs(Int(linear.red) - 188) <= 2 && abs(Int(plain.red) - 128) <= 2, "linear \(linear), sRGB \(plain)")
+        let flat = Bitmap(width: 64, height: 64, filledWith: RGBA(red: 200, green: 40, blue: 10, alpha: 128))
+        let back = try reduced(flat, linear: true).pixel(x: 3, y: 3)
+        #expect(abs(Int(back.red) - 200) <= 1 && abs(Int(back.green) - 40) <= 1 && abs(Int(back.blue) - 10) <= 1 && back.alpha == 128, "\(back)")
+    }
+}

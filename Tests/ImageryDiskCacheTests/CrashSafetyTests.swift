@@ -76,7 +76,7 @@ final class StressProcess: Sendable {
 }
 
 @Suite(
-    .serialized, .timeLimit(.minutes(3)), .tags(.integration), .offUnderSanitizer,
+    .serialized, .timeLimit(.minutes(10)), .tags(.integration), .offUnderSanitizer,
     .enabled(if: StressProcess.isBuilt, "the imagery-cache-stress executable is not beside the test bundle")
 )
 struct CrashSafetyTests {

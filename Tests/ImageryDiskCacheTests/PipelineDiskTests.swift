@@ -3,6 +3,7 @@ import GRDB
 @testable import Imagery
 import ImageryCodecs
 @testable import ImageryDiskCache
+import ImageryTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(5)))
@@ -136,6 +137,45 @@ struct PipelineDiskTests {
         for hit in hits {
             #expect(hit.image.metadata.format == .jpeg)
             #expect(hit.image.metadata.originalSize == PixelSize(width: 640, height: 427))
+        }
+    }
+
+    @Test("A request that keeps its source's metadata is keyed apart, and a disk hit brings the kept blocks back")
+    func keptMetadataSurvivesTheDisk() async throws {
+        let source = CountingSource()
+        var keeping = source.request(0)
+        keeping.keptMetadata = [.colorProfile, .exif]
+        let plain = source.request(0)
+        let first = try pipeline(policy: .processedImages)
+        let kept = try await first.response(for: keeping).image
+        let profile = try #require(kept.metadata.embedded?.iccProfile)
+        #expect(try await first.response(for: plain).image.metadata.embedded == nil, "not served the keeping request's entry")
+        #expect(first.cacheKey(for: keeping) != first.cacheKey(for: plain))
+        await first.waitUntilIdle()
+
+        let second = try pipeline(policy: .processedImages)
+        let hit = try await second.response(for: keeping)
+        #expect(hit.origin == .disk)
+        #expect(hit.image.metadata.embedded?.iccProfile == profile)
+        #expect(try await second.response(for: plain).image.metadata.embedded == nil)
+    }
+
+    @Test("A stored entry with metadata blocks reads back whole; cut or damaged anywhere, it is a miss or a whole entry, never a trap")
+    func processedEntryWithBlocks() {
+        var metadata = ImageMetadata(format: .jpeg, originalWidth: 640, originalHeight: 427)
+        metadata.embedded = EmbeddedMetadata(exif: [1, 2, 3], xmp: nil, iptc: [], iccProfile: Array(repeating: 7, count: 300))
+        let entry = ProcessedEntry(image: Array(repeating: 9, count: 50), metadata: metadata)
+        let stored = entry.stored
+        let back = ProcessedEntry(stored: stored)
+        #expect(back?.embedded == metadata.embedded && back?.image == entry.image && back?.originalSize == metadata.originalSize)
+        #expect(ProcessedEntry(stored: ProcessedEntry(image: [1, 2], metadata: ImageMetadata(format: .png, originalWidth: 2, originalHeight: 2)).stored)?.embedded == nil)
+        var random = SplitMix64(state: 0x0D15_C0DE)
+        for _ in 0..<5_000 {
+            var damaged = Array(stored.prefix(Int.random(in: 0...stored.count, using: &random)))
+            if !damaged.isEmpty, Bool.random(using: &random) {
+                damaged[Int.random(in: 0..<damaged.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            _ = ProcessedEntry(stored: damaged)
         }
     }
 

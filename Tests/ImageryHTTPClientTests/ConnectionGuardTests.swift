@@ -8,7 +8,7 @@ import Testing
 /// and one port, and a resolver double whose answer changes after its first call. The guard
 /// admits 127.0.0.1 only, so 127.0.0.2 stands for the private address a rebinding attacker
 /// aims at. No packet leaves loopback.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ConnectionGuardTests {
     /// Answers `first`, then `later` on every call after the first, and counts the calls.
     final class RebindingResolver: HostResolving {

@@ -8,7 +8,7 @@ import Testing
 /// The AsyncHTTPClient loader against misbehaving servers on 127.0.0.1: bounded memory at line
 /// rate, a total deadline, no busy waiting, and redirects checked hop by hop. The figures that
 /// parallel tests would blur (peak memory, CPU time) are read from a child process.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct HTTPClientDataLoaderTests {
     static let probe = ChildProcess.executable("imagery-load-probe")
 

@@ -78,11 +78,16 @@ struct ImgproxyOptionsTests {
             let parsed = try ImgproxyOptions(segments: [segment])
             #expect(try ImgproxyOptions(segments: parsed.segments) == parsed, "\(segment)")
         }
-        // Accepted for what Imagery always does; never written back.
-        for segment in ["sm:1", "strip_metadata:0", "kcr:1", "keep_copyright:1", "scp:1", "strip_color_profile:1",
+        // Accepted for what Imagery always does, or the default said again; never written back.
+        for segment in ["sm:1", "kcr:1", "keep_copyright:1", "scp:1", "strip_color_profile:1",
                         "ph:1", "preserve_hdr:0", "ar:1", "auto_rotate:1", "eth:0", "enforce_thumbnail:0"] {
             #expect(try ImgproxyOptions(segments: [segment]) == ImgproxyOptions(), "\(segment)")
         }
+        // What of the source's metadata is kept: said by the plan's request, and written back.
+        let keeping = try ImgproxyOptions(segments: ["strip_metadata:0", "kcr:0", "scp:0"])
+        #expect(!keeping.metadata.strips && !keeping.metadata.keepsCopyright && !keeping.metadata.stripsColorProfile)
+        #expect(keeping.segments == ["sm:0", "kcr:0", "scp:0"])
+        #expect(keeping.metadata.kept == [.exif, .xmp, .iptc, .colorProfile] && ImgproxyOptions().metadata.kept == [.exif])
         // auto_rotate and enforce_thumbnail say what the plan's request does, and are written back.
         #expect(try !ImgproxyOptions(segments: ["ar:0"]).autoRotate && ImgproxyOptions(segments: ["eth:1"]).enforcesThumbnail)
         #expect(try ImgproxyOptions(segments: ["ar:0", "eth:1"]).segments == ["ar:0", "eth:1"])

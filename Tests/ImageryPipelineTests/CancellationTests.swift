@@ -4,7 +4,7 @@ import Foundation
 import ImageryCodecs
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct CancellationTests {
     @Test("Cancelling 1 of 3 waiters still delivers the image to the other 2, from one download")
     func cancelOneOfThree() async throws {
@@ -100,7 +100,7 @@ struct HoldingDecoder: ImageDecoding {
 /// Its tests (here, in `DecodingBudgetTests.swift` and `HeavyWorkTests.swift`) each hold a
 /// decode on a blocked thread. Serialized, they hold one at a time: two at once would hold both
 /// threads of a 2-core machine, and every other test would wait for the gate's one-minute limit.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct DecodeCancellationTests {
     @Test("Cancelling a request whose bytes have arrived drops its queued decode")
     func cancelReachesDecodeStage() async throws {

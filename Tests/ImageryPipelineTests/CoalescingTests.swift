@@ -4,7 +4,7 @@ import Foundation
 import ImageryCodecs
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct CoalescingTests {
     @Test("1,000 concurrent requests for 10 URLs make exactly 10 downloads")
     func thousandRequestsTenDownloads() async throws {

@@ -5,7 +5,7 @@ import ImageryCodecs
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct CompletionBridgeTests {
     let queue = DispatchQueue(label: "imagery.tests.callbacks")
     let marker = DispatchSpecificKey<String>()

@@ -5,7 +5,7 @@ import ImageryTestSupport
 import Testing
 
 /// The shapes a Nuke or Kingfisher user reaches for first: URLs, strings, `Data`, typed events.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ConvenienceTests {
     let rocketURL = Fixtures.directory.appendingPathComponent("jpeg_small_base_rocket_640x427.jpg")
 

@@ -5,7 +5,7 @@ import Testing
 
 /// `decodingPixelBudget`: decodes across requests queue for room in a budget of pixels instead
 /// of all running at once (what each is charged: `PixelBudgetTests`).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct DecodingBudgetTests {
     @Test("A pipeline's draft headroom reaches the decoder: 1 decodes smaller than 2, to the same output size")
     func draftHeadroom() async throws {

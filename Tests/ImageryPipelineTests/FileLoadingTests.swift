@@ -4,7 +4,7 @@ import ImageryTestSupport
 import Testing
 
 /// Local files that are not what they seem fail at once, with what is wrong with them.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct FileLoadingTests {
     let files: OddFiles
     let loader = DataLoader()

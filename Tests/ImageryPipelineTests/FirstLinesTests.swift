@@ -6,7 +6,7 @@ import Testing
 
 /// A Nuke user's first lines, compiled against `Imagery` and `ImageryCodecs` as an app depends
 /// on those products, and run.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct FirstLinesTests {
     @Test("ImagePipeline.shared decodes with no setup, and image(for:) returns the image")
     func nukeFirstLines() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// Decodes run on threads of their own: with every one of them busy in a decode that has not
 /// returned, work on the cooperative pool (a server's health check) still runs.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct HeavyWorkTests {
     /// A decoder that keeps its thread busy computing until the test releases it, as the decode
     /// of a huge image does. (Busy, not blocked: a thread blocked in a wait is not what starves a

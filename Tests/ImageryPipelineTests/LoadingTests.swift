@@ -4,7 +4,7 @@ import Foundation
 import ImageryCodecs
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct LoadingTests {
     @Test("Files load by path and by file:// URL; a missing file reads as not found")
     func files() async throws {

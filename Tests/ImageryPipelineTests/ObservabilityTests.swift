@@ -8,7 +8,7 @@ import Metrics
 import MetricsTestKit
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ObservabilityTests {
     /// The metrics system can be bootstrapped once per process; this suite owns it, and its
     /// pipelines use a prefix of their own so other suites' counters never mix in.

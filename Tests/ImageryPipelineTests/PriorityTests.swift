@@ -3,7 +3,7 @@ import ImageryTestSupport
 import ImageryCodecs
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct PriorityTests {
     @Test("Queued downloads run in priority order, and a raised priority is honoured")
     func priorityOrder() async throws {

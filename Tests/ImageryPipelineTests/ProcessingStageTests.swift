@@ -6,7 +6,7 @@ import Testing
 
 /// The third stage, counted where it matters: downloads at a real HTTP server on
 /// 127.0.0.1, decodes and processing runs in the pipeline's statistics.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ProcessingStageTests {
     private func request(_ url: URL, _ processors: [any ImageProcessing]) -> ImageRequest {
         var request = ImageRequest(url: url, resize: .fill(width: 64, height: 64))
@@ -137,7 +137,7 @@ struct ProcessingStageTests {
 
 /// Every option that changes the result or the work is in the key of the stage it affects:
 /// two concurrent callers that differ only in it each get exactly what they asked for.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct OptionIsolationTests {
     @Test("A stricter pixel limit is honoured while a looser caller shares the download")
     func pixelLimit() async throws {

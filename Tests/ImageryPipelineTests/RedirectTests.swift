@@ -5,7 +5,7 @@ import Testing
 
 /// Redirects are followed a few times, to http(s) only, and a loop is one short chain and a
 /// permanent, typed error: never retried.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct RedirectTests {
     func load(_ url: URL) async -> DataLoadingError? {
         let loader = RetryingDataLoader(wrapping: DataLoader())   // retries what is transient

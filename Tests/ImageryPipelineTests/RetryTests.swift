@@ -5,7 +5,7 @@ import ImageryTestSupport
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct RetryTests {
     let delays = Locked<[Duration]>([])
 

@@ -8,7 +8,7 @@ import Tracing
 
 /// The pipeline's spans, read from a tracer bound to each test's task (`withTracer`), so
 /// parallel tests never see each other's spans.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct TracingTests {
     @Test("A load is one request span over its fetch, decode and process jobs, in the caller's trace, naming the host and not the path")
     func stagesAreChildSpans() async throws {

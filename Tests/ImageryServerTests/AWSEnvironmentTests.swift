@@ -6,7 +6,7 @@ import Testing
 /// imgproxy's environment from AWS (`IMGPROXY_ENV_AWS_SECRET_ID`, `…_SSM_PARAMETERS_PATH`),
 /// read from a real Secrets Manager and Systems Manager API (moto) on 127.0.0.1, signed.
 @Suite(
-    "imagery-server settings from AWS Secrets Manager and Systems Manager, against moto", .timeLimit(.minutes(3)), .serialized,
+    "imagery-server settings from AWS Secrets Manager and Systems Manager, against moto", .timeLimit(.minutes(10)), .serialized,
     .tags(.integration), .offUnderSanitizer,
     .enabled(if: CIRun.runs(needing: MotoServer.binary != nil), "moto_server is not installed (pip install \"moto[server]\"; .ci/run installs it)")
 )

@@ -7,7 +7,7 @@ import Testing
 /// `--prometheus-namespace` (imgproxy's `IMGPROXY_PROMETHEUS_NAMESPACE`), in the real
 /// executable, whose pipeline counters reach `/metrics` through the swift-metrics factory it
 /// bootstraps.
-@Suite("imagery-server /metrics under a namespace", .timeLimit(.minutes(3)))
+@Suite("imagery-server /metrics under a namespace", .timeLimit(.minutes(10)))
 struct MetricsNamespaceTests {
     @Test(
         "IMGPROXY_PROMETHEUS_NAMESPACE=edge: every series, the server's and the pipeline's, is named edge_…",
@@ -35,7 +35,7 @@ struct MetricsNamespaceTests {
 
 /// `--prometheus-bind` (imgproxy's `IMGPROXY_PROMETHEUS_BIND`): `/metrics` on a listener of its
 /// own, and no longer beside the images.
-@Suite("imagery-server --prometheus-bind", .timeLimit(.minutes(3)))
+@Suite("imagery-server --prometheus-bind", .timeLimit(.minutes(10)))
 struct PrometheusBindTests {
     @Test("IMGPROXY_PROMETHEUS_BIND=127.0.0.1:0: /metrics answers on its own port, counting the server's requests, and not on the server's")
     func metricsOnTheirOwnPort() async throws {

@@ -26,6 +26,7 @@ struct ServerHarness {
         configuration.requestTimeout = .seconds(300)
         configure(&configuration)
         try await configuration.loadImages()
+        try await configuration.assumeS3Role()
         let logger = logger ?? {
             var quiet = Logger(label: "imagery.server.test")
             quiet.logLevel = .critical

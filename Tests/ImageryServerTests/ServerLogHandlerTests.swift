@@ -6,7 +6,7 @@ import Testing
 
 /// `--log-format` (imgproxy's `IMGPROXY_LOG_FORMAT`): each format's line, read back as its
 /// parser would read it, and the real server writing it.
-@Suite("imagery-server log formats", .timeLimit(.minutes(3)))
+@Suite("imagery-server log formats", .timeLimit(.minutes(10)))
 struct ServerLogHandlerTests {
     static let metadata: Logger.Metadata = [
         "hb.request.id": "42", "path": "/unsafe/w:10/plain/a b.jpg", "quote": "say \"hi\"\n", "status": .stringConvertible(200),

@@ -12,7 +12,7 @@ import Testing
 
 /// The routes and middleware, driven through HummingbirdTesting without a socket: the same
 /// router the server runs, with its middleware, in this process.
-@Suite("imagery-server's routes and middleware, without a socket", .timeLimit(.minutes(3)))
+@Suite("imagery-server's routes and middleware, without a socket", .timeLimit(.minutes(10)))
 struct ServerRouterTests {
     /// A server over a local root holding the rocket photo, its router named `test-instance`.
     static func withRouter(

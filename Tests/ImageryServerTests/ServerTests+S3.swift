@@ -13,7 +13,7 @@ import Glibc
 // Serialized: each test starts its own moto, seconds of Python CPU, and several at once on
 // two cores starved the neighbouring suites' requests past their deadlines.
 @Suite(
-    "imagery-server with S3: s3:// sources and result storage, against moto", .timeLimit(.minutes(3)), .serialized,
+    "imagery-server with S3: s3:// sources and result storage, against moto", .timeLimit(.minutes(10)), .serialized,
     .tags(.integration), .offUnderSanitizer,
     .enabled(if: CIRun.runs(needing: MotoServer.binary != nil), "moto_server is not installed (pip install \"moto[server]\"; .ci/run installs it)")
 )

@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 /// The `imagery-server` executable itself, as a child process on 127.0.0.1, stopped by its PID.
-@Suite("imagery-server as a process", .tags(.integration), .offUnderSanitizer, .timeLimit(.minutes(3)))
+@Suite("imagery-server as a process", .tags(.integration), .offUnderSanitizer, .timeLimit(.minutes(10)))
 struct ShutdownTests {
     @Test(
         "SIGTERM lets every in-flight request finish, then the process exits 0",

@@ -9,7 +9,7 @@ import Testing
 /// Playing an animated image in the model, on a clock the tests move by hand: no real time,
 /// no sleeps.
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct AnimationPlaybackTests {
     /// Frame colours: each frame is a solid colour, so the frame on show names its index.
     static let colours: [RGBA] = [

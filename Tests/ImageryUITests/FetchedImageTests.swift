@@ -6,7 +6,7 @@ import Observation
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct FetchedImageTests {
     @Test("update() changes no observed state, is idempotent, and starts one load for one image")
     func updateIsIdempotent() async throws {

@@ -12,7 +12,7 @@ import SwiftUIStub
 
 /// The complaint this layer exists to fix: a cached image must not flash a placeholder.
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct FirstFrameTests {
     @Test("A cached request is a success in the first frame, and no frame is empty or loading")
     func cachedImageInFirstFrame() async throws {
@@ -140,7 +140,7 @@ struct FirstFrameTests {
 
 /// Progressive previews in the model.
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ProgressiveModelTests {
     @Test("The model shows a progressive JPEG's scans as its preview while it downloads, then the image")
     func showsPreviews() async throws {

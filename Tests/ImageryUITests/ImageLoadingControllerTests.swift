@@ -8,7 +8,7 @@ import Testing
 /// The controller behind a reused image view (UIKit's cells), driven on Linux through a
 /// recording display.
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ImageLoadingControllerTests {
     let loader = ControlledLoader()
     let display = RecordingDisplay()
@@ -192,7 +192,7 @@ struct HalfwayLoader: DataLoading {
 
 /// Progressive previews through the controller: each new scan is drawn as the placeholder.
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ImageLoadingControllerPreviewTests {
     @Test("Each progressive preview is drawn as it comes, then the image fades in over the last")
     func previewsAreDrawn() async throws {

@@ -5,7 +5,7 @@ import ImageryUI
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ImageModelTests {
     @Test("A loading request moves through empty, loading with the download's progress, and success")
     func phasesOfALoad() async throws {

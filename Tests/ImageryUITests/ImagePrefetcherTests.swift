@@ -6,7 +6,7 @@ import ImageryTestSupport
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ImagePrefetcherTests {
     let loader = ControlledLoader()
 

@@ -20,7 +20,7 @@ extension ImageViewContent {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct UIKitShellTests {
     let loader = ControlledLoader { id in id == "broken" ? [0x00] : Fixtures.rocket }
 

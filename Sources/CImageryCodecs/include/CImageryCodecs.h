@@ -181,6 +181,12 @@ ImgStatus img_png_encode_indexed(const uint8_t *indices, uint32_t width, uint32_
                                  int entries, int transparent_index, int interlaced, uint8_t **out, size_t *out_length,
                                  char *message, size_t message_capacity);
 
+/// `bytes` compressed as a zlib stream (PNG's iCCP and zTXt), into malloc'd memory.
+ImgStatus img_zlib_compress(const uint8_t *bytes, size_t length, uint8_t **out, size_t *out_length);
+
+/// The CRC-32 of `bytes`, continuing `crc` (0 to start): PNG's chunk checksum.
+uint32_t img_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
+
 void img_free(void *pointer);
 
 #endif

@@ -22,12 +22,15 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     public let ignoresEXIFOrientation: Bool
     /// Whether an embedded thumbnail was preferred (``ImageRequest/prefersEmbeddedThumbnail``).
     public let prefersEmbeddedThumbnail: Bool
+    /// The source's metadata blocks kept (``ImageRequest/keptMetadata``).
+    public let keptMetadata: KeptMetadata
     /// `sourceKey`'s hash, computed once per ``ImageSource`` rather than on every lookup:
     /// hashing a URL-length string is most of the cost of a memory-cache hit.
     private let sourceHash: Int
 
     init(sourceKey: String, sourceHash: Int? = nil, resize: Resize?, allowsUpscaling: Bool, policy: DecodingPolicy, processors: String = "",
-         animation: AnimationLimits? = nil, ignoresEXIFOrientation: Bool = false, prefersEmbeddedThumbnail: Bool = false) {
+         animation: AnimationLimits? = nil, ignoresEXIFOrientation: Bool = false, prefersEmbeddedThumbnail: Bool = false,
+         keptMetadata: KeptMetadata = []) {
         self.sourceKey = sourceKey
         self.sourceHash = sourceHash ?? sourceKey.hashValue
         self.resize = resize
@@ -37,6 +40,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         self.animation = animation
         self.ignoresEXIFOrientation = ignoresEXIFOrientation
         self.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
+        self.keptMetadata = keptMetadata
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -48,9 +52,10 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         // Equal keys take the same branch, so the hash stays consistent with ==.
         if !processors.isEmpty { hasher.combine(processors) }
         if let animation { hasher.combine(animation) }
-        if ignoresEXIFOrientation || prefersEmbeddedThumbnail {
+        if ignoresEXIFOrientation || prefersEmbeddedThumbnail || !keptMetadata.isEmpty {
             hasher.combine(ignoresEXIFOrientation)
             hasher.combine(prefersEmbeddedThumbnail)
+            hasher.combine(keptMetadata.rawValue)
         }
     }
 
@@ -58,6 +63,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         lhs.sourceHash == rhs.sourceHash && lhs.resize == rhs.resize && lhs.allowsUpscaling == rhs.allowsUpscaling
             && lhs.policy == rhs.policy && lhs.processors == rhs.processors && lhs.animation == rhs.animation
             && lhs.ignoresEXIFOrientation == rhs.ignoresEXIFOrientation && lhs.prefersEmbeddedThumbnail == rhs.prefersEmbeddedThumbnail
+            && lhs.keptMetadata == rhs.keptMetadata
             && lhs.sourceKey == rhs.sourceKey
     }
 
@@ -68,6 +74,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         if policy == .lenient { key += "+lenient" }
         if ignoresEXIFOrientation { key += "+exif-orientation-ignored" }
         if prefersEmbeddedThumbnail { key += "+embedded-thumbnail" }
+        if !keptMetadata.isEmpty { key += "+metadata:\(keptMetadata.rawValue)" }
         if !processors.isEmpty { key += "#" + processors }
         if let animation {
             key += "#animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0)"
@@ -82,6 +89,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         if policy == .lenient { text += " [lenient]" }
         if ignoresEXIFOrientation { text += " [EXIF orientation ignored]" }
         if prefersEmbeddedThumbnail { text += " [embedded thumbnail]" }
+        if !keptMetadata.isEmpty { text += " [metadata kept]" }
         if !processors.isEmpty { text += " [\(processors)]" }
         if animation != nil { text += " [animated]" }
         return text

@@ -62,8 +62,35 @@ public struct DecodingOptions: Sendable, Hashable {
     /// Default: `true`.
     public var reducesWhileDecoding: Bool = true
 
+    /// Whether the resize to ``draft``'s size filters colour in linear light (imgproxy's
+    /// `IMGPROXY_USE_LINEAR_COLORSPACE`): a fine pattern keeps its brightness, where filtering
+    /// sRGB's values darkens it, at some cost in time. The reduction while decoding (see
+    /// ``reducesWhileDecoding``) stays in sRGB, as imgproxy's shrink-on-load does. Default: `false`.
+    ///
+    /// ```swift
+    /// var options = DecodingOptions()
+    /// options.resizesInLinearLight = true
+    /// ```
+    public var resizesInLinearLight: Bool = false
+
     /// Whether to convert pixels with an embedded RGB matrix/TRC ICC profile to sRGB. Default: `true`.
     public var convertsToSRGB: Bool = true
+
+    /// Which of the source's own metadata blocks are read into ``ImageMetadata/embedded``
+    /// (JPEG, PNG and WebP sources carry EXIF and XMP, JPEG IPTC too; every decoder reads the
+    /// ICC profile). Keeping ``KeptMetadata/colorProfile`` also leaves the pixels unconverted,
+    /// in the profile's colours, whatever ``convertsToSRGB`` says. Default: none.
+    ///
+    /// ```swift
+    /// var options = DecodingOptions()
+    /// options.keptMetadata = [.exif]
+    /// let photo = try ImageDecoder().decode(bytes, options: options)
+    /// photo.metadata.embedded?.exif
+    /// ```
+    public var keptMetadata: KeptMetadata = []
+
+    /// Whether pixels are converted to sRGB: not where their profile is kept with them.
+    package var convertsColor: Bool { convertsToSRGB && !keptMetadata.contains(.colorProfile) }
 
     /// The most scans a progressive JPEG may have; more is treated as hostile. Default: 1,000
     /// (ordinary files have about 10).

@@ -27,6 +27,9 @@ public struct ImageMetadata: Sendable, Hashable {
     /// print(response.metadata.sourceByteCount ?? 0)  // 482113: what was downloaded and decoded
     /// ```
     public var sourceByteCount: Int?
+    /// The source's own EXIF, XMP, IPTC and ICC blocks, where decoding was asked to keep them
+    /// (``DecodingOptions/keptMetadata``, ``ImageRequest/keptMetadata``); `nil` otherwise.
+    public var embedded: EmbeddedMetadata?
 
     /// Metadata for an image of `originalWidth` × `originalHeight` stored pixels.
     public init(
@@ -45,6 +48,7 @@ public struct ImageMetadata: Sendable, Hashable {
         self.colorProfile = colorProfile
         self.warnings = warnings
         self.sourceByteCount = nil
+        self.embedded = nil
     }
 
     /// `true` when a lenient decode filled in missing or damaged data.

@@ -34,6 +34,10 @@ public enum DataLoadingError: Error, Sendable, Hashable, CustomStringConvertible
     case customSourceFailed(source: String, detail: String)
     /// A credential could not be obtained (the ``TokenProvider``'s refresh failed).
     case authorizationFailed(source: String, detail: String)
+    /// A client-side encrypted source could not be decrypted: a format the loader does not
+    /// decrypt, metadata that does not parse, or a body that fails authentication. Permanent:
+    /// the same bytes would fail again. `detail` never names a key.
+    case decryptionFailed(source: String, detail: String)
     /// The load was cancelled.
     case cancelled
 
@@ -51,7 +55,7 @@ public enum DataLoadingError: Error, Sendable, Hashable, CustomStringConvertible
     /// Every ``kind`` there is, for metrics that are made once.
     static let allKinds = [
         "not_found", "http_5xx", "http_4xx", "too_large", "timed_out", "connection", "unsupported_source",
-        "redirect", "file_unreadable", "custom_source", "authorization", "cancelled",
+        "redirect", "file_unreadable", "custom_source", "authorization", "decryption", "cancelled",
     ]
 
     /// A short, stable name for the kind of failure, for statistics and metrics dimensions.
@@ -67,6 +71,7 @@ public enum DataLoadingError: Error, Sendable, Hashable, CustomStringConvertible
         case .fileUnreadable: "file_unreadable"
         case .customSourceFailed: "custom_source"
         case .authorizationFailed: "authorization"
+        case .decryptionFailed: "decryption"
         case .cancelled: "cancelled"
         }
     }
@@ -83,6 +88,7 @@ public enum DataLoadingError: Error, Sendable, Hashable, CustomStringConvertible
         case let .fileUnreadable(path, detail): "cannot read \(path): \(detail)"
         case let .customSourceFailed(source, detail): "\(source) failed: \(detail)"
         case let .authorizationFailed(source, detail): "no credential for \(source): \(detail)"
+        case let .decryptionFailed(source, detail): "cannot decrypt \(source): \(detail)"
         case .cancelled: "cancelled"
         }
     }

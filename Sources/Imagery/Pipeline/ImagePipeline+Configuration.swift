@@ -88,6 +88,14 @@ extension ImagePipeline {
         /// configuration.reducesWhileDecoding = false
         /// ```
         public var reducesWhileDecoding = true
+        /// Whether each request's resize filters colour in linear light:
+        /// ``DecodingOptions/resizesInLinearLight`` (imgproxy's `IMGPROXY_USE_LINEAR_COLORSPACE`).
+        /// Processors that resize again (after a crop) stay in sRGB. Default: `false`.
+        ///
+        /// ```swift
+        /// configuration.resizesInLinearLight = true
+        /// ```
+        public var resizesInLinearLight = false
 
         // MARK: Progressive previews
 

@@ -119,7 +119,8 @@ public final class ImagePipeline: Sendable {
                 processors: request.processors.cacheIdentifier,
                 animation: request.animation,
                 ignoresEXIFOrientation: request.ignoresEXIFOrientation,
-                prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail
+                prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail,
+                keptMetadata: request.keptMetadata
             )
         }
         var sourceKey = request.cacheIdentity.map { $0 + request.source.credentialSuffix } ?? request.source.identity
@@ -132,7 +133,8 @@ public final class ImagePipeline: Sendable {
             processors: request.processors.cacheIdentifier,
             animation: request.animation,
             ignoresEXIFOrientation: request.ignoresEXIFOrientation,
-            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail
+            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail,
+            keptMetadata: request.keptMetadata
         )
     }
 

@@ -48,6 +48,16 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// request.prefersEmbeddedThumbnail = true
     /// ```
     public var prefersEmbeddedThumbnail = false
+    /// Which of the source's own metadata blocks the response keeps, in
+    /// ``ImageMetadata/embedded`` (``DecodingOptions/keptMetadata``): what an image server
+    /// writes back into its output (imgproxy's `strip_metadata:0`, `keep_copyright`,
+    /// `strip_color_profile:0`). Part of every cache key. Default: none.
+    ///
+    /// ```swift
+    /// var request = ImageRequest(url: photoURL, resize: .fit(width: 1600, height: 1600))
+    /// request.keptMetadata = [.exif, .colorProfile]
+    /// ```
+    public var keptMetadata: KeptMetadata = []
     /// Whether an animated source (GIF, WebP) is decoded whole, under these limits: every
     /// frame resized and processed, returned in ``ImageResponse/animation`` and cached so.
     /// Default: `nil`, the first frame only, as a still.

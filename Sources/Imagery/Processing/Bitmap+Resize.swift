@@ -18,18 +18,18 @@ extension Bitmap {
 
     /// ``resized(_:allowsUpscaling:)``, and with `orienting` upright as well: the orientation is
     /// applied as the resampler stores its rows, so no second image of the output's size is made.
-    package func resized(_ resize: Resize, allowsUpscaling: Bool, orienting: Bool) throws(ImageError) -> Bitmap {
+    package func resized(_ resize: Resize, allowsUpscaling: Bool, orienting: Bool, linearLight: Bool = false) throws(ImageError) -> Bitmap {
         let isDraft = metadata.decodeScale != 1
         let stored = isDraft ? metadata.originalSize : PixelSize(width: width, height: height)
         let display = orientation.swapsAxes ? PixelSize(width: stored.height, height: stored.width) : stored
         var plan = try resize.plan(for: display, allowsUpscaling: allowsUpscaling)
         if orientation.swapsAxes { plan = plan.transposed }
-        return resampled(plan, orienting: orienting)
+        return resampled(plan, orienting: orienting, linearLight: linearLight)
     }
 
     /// Resamples by a plan in the stored frame, in original-source pixels for a draft decode
     /// and in this bitmap's own pixels otherwise.
-    package func resampled(_ plan: ResizePlan, orienting: Bool = false) -> Bitmap {
+    package func resampled(_ plan: ResizePlan, orienting: Bool = false, linearLight: Bool = false) -> Bitmap {
         let scale = metadata.decodeScale
         let rect = SourceRect(
             x: plan.sourceRect.x * scale, y: plan.sourceRect.y * scale,
@@ -41,7 +41,7 @@ extension Bitmap {
             copy.metadata.decodeScale = 1
             return orienting ? copy.oriented() : copy
         }
-        var result = LanczosResampler.resample(self, sourceRect: rect, to: plan.outputSize, orienting: orienting)
+        var result = LanczosResampler.resample(self, sourceRect: rect, to: plan.outputSize, orienting: orienting, linearLight: linearLight)
         result.metadata.decodeScale = 1
         return result
     }

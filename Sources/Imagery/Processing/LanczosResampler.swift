@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A separable Lanczos-3 resampler over 8-bit RGBA, vectorised with `SIMD4<Float>`
 /// (one pixel, four channels, per vector).
 ///
@@ -7,14 +13,18 @@
 /// loops contiguous. Beside the output, the resample holds the ring and one source row, not an
 /// intermediate image: an enlargement would otherwise hold an intermediate larger than its
 /// source. Straight alpha is premultiplied on load and restored on store, so transparent
-/// pixels never bleed their colour into opaque neighbours.
+/// pixels never bleed their colour into opaque neighbours. With `linearLight`, colour is
+/// filtered in linear light (sRGB's curve undone on load and redone on store), which keeps a
+/// fine pattern's brightness where averaging sRGB values darkens it, at some cost in time.
 package enum LanczosResampler {
     /// Resamples the region `sourceRect` (in `source` pixels) of `source` to `outputSize`.
     ///
     /// With `orienting`, the source's ``Bitmap/orientation`` is applied as rows are stored, so
     /// the result is upright (the output size stays in the stored frame): the same pixels as
     /// `oriented()` afterwards, without a second image.
-    package static func resample(_ source: Bitmap, sourceRect: SourceRect, to outputSize: PixelSize, orienting: Bool = false) -> Bitmap {
+    package static func resample(
+        _ source: Bitmap, sourceRect: SourceRect, to outputSize: PixelSize, orienting: Bool = false, linearLight: Bool = false
+    ) -> Bitmap {
         let horizontal = FilterBank(
             sourceCount: source.width, outputCount: outputSize.width, origin: sourceRect.x, span: sourceRect.width
         )
@@ -47,6 +57,7 @@ package enum LanczosResampler {
                                 let start = vertical.starts[y]
                                 while nextRow < start + taps {
                                     loadRow(base + nextRow * source.bytesPerRow, count: source.width, premultiply: premultiplyOnLoad, into: sourceRow)
+                                    if linearLight { toLinear(sourceRow, count: source.width, premultiplied: premultiplyOnLoad) }
                                     let slot = ring + (nextRow % taps) * outWidth
                                     filterRow(sourceRow, starts: hStarts, weights: hWeights, taps: horizontal.taps, count: outWidth, into: slot)
                                     nextRow += 1
@@ -58,7 +69,9 @@ package enum LanczosResampler {
                                     let row = ring + ((start + k) % taps) * outWidth
                                     for x in 0..<outWidth { accumulator[x] += row[x] * weight }
                                 }
-                                storeRow(accumulator, count: outWidth, alpha: hasAlpha, into: out.baseAddress!, placement: placement.row(y))
+                                storeRow(
+                                    accumulator, count: outWidth, alpha: hasAlpha, linear: linearLight, into: out.baseAddress!, placement: placement.row(y)
+                                )
                             }
                         }
                     }
@@ -88,6 +101,36 @@ package enum LanczosResampler {
         }
     }
 
+    /// sRGB's values (0...255) as linear light on the same scale.
+    private static let linearFromSRGB: [Float] = (0..<256).map { byte in
+        let value = Float(byte) / 255
+        return 255 * (value <= 0.04045 ? value / 12.92 : Float(pow(Double((value + 0.055) / 1.055), 2.4)))
+    }
+
+    /// Linear light (0...255, in 4,096 steps) as sRGB's values, not yet rounded.
+    private static let srgbFromLinear: [Float] = (0..<4096).map { step in
+        let value = Float(step) / 4095
+        return 255 * (value <= 0.0031308 ? value * 12.92 : 1.055 * Float(pow(Double(value), 1 / 2.4)) - 0.055)
+    }
+
+    /// A loaded row's colour taken to linear light; premultiplied colour is divided by its alpha
+    /// first and multiplied again after, as the curve applies to the colour itself.
+    @inline(__always)
+    private static func toLinear(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, premultiplied: Bool) {
+        linearFromSRGB.withUnsafeBufferPointer { table in
+            for x in 0..<count {
+                var value = row[x]
+                let alpha = premultiplied ? value.w / 255 : 1
+                guard alpha > 0 else { continue }
+                for lane in 0..<3 {
+                    let byte = Int((value[lane] / alpha).rounded())
+                    value[lane] = table[min(max(byte, 0), 255)] * alpha
+                }
+                row[x] = value
+            }
+        }
+    }
+
     @inline(__always)
     private static func filterRow(
         _ row: UnsafeMutablePointer<SIMD4<Float>>, starts: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>,
@@ -112,10 +155,11 @@ package enum LanczosResampler {
 
     @inline(__always)
     private static func storeRow(
-        _ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, alpha: Bool, into out: UnsafeMutablePointer<UInt8>,
+        _ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, alpha: Bool, linear: Bool, into out: UnsafeMutablePointer<UInt8>,
         placement: (start: Int, step: Int)
     ) {
         let white = SIMD4<Float>(repeating: 255)
+        let curve = srgbFromLinear
         for x in 0..<count {
             var value = PixelConversion.clamp(row[x], 0, white)
             if alpha {
@@ -128,6 +172,9 @@ package enum LanczosResampler {
                     let scale = 255 / a
                     value = SIMD4(rgb.x * scale, rgb.y * scale, rgb.z * scale, a)
                 }
+            }
+            if linear {
+                for lane in 0..<3 { value[lane] = curve[min(max(Int(value[lane] * (4095 / 255) + 0.5), 0), 4095)] }
             }
             UnsafeMutableRawPointer(out + placement.start + x * placement.step).storeBytes(of: PixelConversion.bytes(value), as: SIMD4<UInt8>.self)
         }

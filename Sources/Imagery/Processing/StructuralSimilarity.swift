@@ -54,9 +54,10 @@ package enum StructuralSimilarity {
             meanSquare = StructuralSimilarity.filtered(luma.map { $0 * $0 }, width: width, height: height)
         }
 
-        /// Mean SSIM of the reference and `candidate` (same size).
+        /// Mean SSIM of the reference and `candidate`; -1, as unlike as can be, for a candidate of
+        /// another size (a decode of an encoder's bytes that came back turned), rather than a trap.
         package func ssim(_ candidate: Bitmap) -> Double {
-            precondition(candidate.width == width && candidate.height == height, "SSIM needs equal sizes")
+            guard candidate.width == width, candidate.height == height else { return -1 }
             let y = StructuralSimilarity.luma(candidate, background: background)
             var products = [Float](repeating: 0, count: y.count)
             for index in 0..<y.count { products[index] = luma[index] * y[index] }

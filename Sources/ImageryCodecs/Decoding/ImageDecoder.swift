@@ -68,7 +68,7 @@ public struct ImageDecoder: ImageDecoding {
         // Taken out of `decoded`, so the conversions below change the decoded pixels in place.
         var bitmap = (consume decoded).bitmap
         bitmap.makeStraightAlpha()
-        Self.convertColor(&bitmap, iccProfile: icc, enabled: options.convertsToSRGB)
+        Self.convertColor(&bitmap, iccProfile: icc, enabled: options.convertsColor)
         if options.appliesOrientation { bitmap = bitmap.oriented() }
         return bitmap
     }
@@ -84,7 +84,12 @@ public struct ImageDecoder: ImageDecoding {
         let result: Result<DecodedImage, ImageError> = data.withUnsafeBufferPointer { buffer in
             Result { () throws(ImageError) -> DecodedImage in try decoder.decode(buffer, options: options) }
         }
-        return try result.get()
+        var decoded = try result.get()
+        if !options.keptMetadata.isEmpty {
+            let embedded = EmbeddedMetadata.read(from: data, format: format, iccProfile: decoded.iccProfile).keeping(options.keptMetadata)
+            decoded.bitmap.metadata.embedded = embedded.isEmpty ? nil : embedded
+        }
+        return decoded
     }
 
     func decoder(for format: ImageFormat) throws(ImageError) -> any FormatDecoding {
@@ -145,7 +150,7 @@ public struct ImageDecoder: ImageDecoding {
     }
 
     /// ``convertColor(_:enabled:)`` in place: a bitmap nothing else holds is converted without a copy.
-    static func convertColor(_ bitmap: inout Bitmap, iccProfile icc: [UInt8]?, enabled: Bool) {
+    package static func convertColor(_ bitmap: inout Bitmap, iccProfile icc: [UInt8]?, enabled: Bool) {
         guard let icc else { return }
         guard let profile = ColorProfile(iccData: icc) else {
             bitmap.metadata.colorProfile = ColorProfileInfo(name: "unsupported ICC profile (not RGB matrix/TRC)", convertedToSRGB: false)

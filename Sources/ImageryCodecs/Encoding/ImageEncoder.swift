@@ -82,6 +82,17 @@ public struct ImageEncoder: ImageEncoding {
     /// encoder.pngQuantizationColors = 64
     /// ```
     public var pngQuantizationColors: Int?
+    /// Metadata blocks written into each still, byte for byte: EXIF, XMP and the ICC profile in
+    /// JPEG, PNG and WebP, IPTC in JPEG; other formats write none. An image server sets what it
+    /// keeps of its source's (``EmbeddedMetadata/keeping(_:)``, imgproxy's `strip_metadata:0`
+    /// and `keep_copyright`). An ICC profile describes the pixels, so give one only to pixels in
+    /// its colours (decoded with ``KeptMetadata/colorProfile``). Default `nil`: none.
+    ///
+    /// ```swift
+    /// var encoder = try ImageEncoder(format: .jpeg, quality: 82)
+    /// encoder.embeddedMetadata = photo.metadata.embedded
+    /// ```
+    public var embeddedMetadata: EmbeddedMetadata?
     /// libwebp's effort for a lossy still (its `method`), 0 (fastest) to 6 (smallest files);
     /// clamped to that range. Ignored by other formats, by lossless WebP and by animations,
     /// which keep libwebp's defaults. Default 4, libwebp's own.
@@ -141,8 +152,15 @@ public struct ImageEncoder: ImageEncoding {
         return formats
     }
 
-    /// Encodes `bitmap`, which should be upright (see `Bitmap.oriented()`).
+    /// Encodes `bitmap`, which should be upright (see `Bitmap.oriented()`), with
+    /// ``embeddedMetadata`` written in where the format takes it.
     public func encode(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
+        let bytes = try encodePixels(bitmap)
+        guard let embeddedMetadata else { return bytes }
+        return embeddedMetadata.written(into: bytes, format: format)
+    }
+
+    private func encodePixels(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
         switch format {
         case .jpeg:
             return try encodeJPEG(bitmap.flattened(over: background))

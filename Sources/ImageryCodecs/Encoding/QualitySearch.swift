@@ -58,7 +58,7 @@ package enum QualitySearch {
         func measure(_ quality: Int) throws(ImageError) -> (Double, [UInt8]) {
             encoder.quality = quality
             let bytes = try encoder.encode(image)
-            let decoded = try ImageDecoder().decode(bytes)
+            let decoded = try ImageDecoder().decode(bytes, options: .asEncoded)
             return (reference.dssim(decoded), bytes)
         }
         while tried.count < maximumEncodes {

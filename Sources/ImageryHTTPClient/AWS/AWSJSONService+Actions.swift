@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 
 extension AWSJSONService {
@@ -52,5 +53,28 @@ extension AWSJSONService {
             input.NextToken = next
         }
         return found
+    }
+
+    /// KMS's `Decrypt` of a symmetric key's `ciphertext` under `context`, which must be the
+    /// encryption context it was encrypted with (KMS binds the two): the plaintext, a data key
+    /// the caller must never log. On `pooled` when given, since it is called per object.
+    package func decrypt(
+        _ ciphertext: Data, context: [String: String], region: String, endpoint: URL, credentials: AWSCredentials,
+        within deadline: Duration, on pooled: HTTPClient?
+    ) async throws(Failure) -> Data {
+        // JSONEncoder and JSONDecoder write and read `Data` as base64, as KMS's blobs are.
+        struct Input: Encodable {
+            var CiphertextBlob: Data
+            var EncryptionContext: [String: String]
+        }
+        struct Output: Decodable {
+            var Plaintext: Data?
+        }
+        let input = Input(CiphertextBlob: ciphertext, EncryptionContext: context)
+        let output: Output = try await call(
+            "Decrypt", input, region: region, endpoint: endpoint, credentials: credentials, within: deadline, on: pooled
+        )
+        guard let plaintext = output.Plaintext else { throw .malformed }
+        return plaintext
     }
 }

@@ -33,6 +33,8 @@ package final class S3ObjectClient: Sendable {
         case damaged
         /// The caller's task was cancelled: says nothing about the store.
         case cancelled
+        /// The assumed role's credentials could not be renewed: why, naming the role.
+        case credentials(String)
 
         package var description: String {
             switch self {
@@ -42,6 +44,7 @@ package final class S3ObjectClient: Sendable {
             case .tooLarge: "the object is larger than the client reads"
             case .damaged: "the object does not match its checksum"
             case .cancelled: "cancelled"
+            case let .credentials(detail): detail
             }
         }
     }
@@ -70,7 +73,7 @@ package final class S3ObjectClient: Sendable {
 
     /// The object at `location`, or `nil` when the store has none (404).
     package func object(at location: S3Location, within deadline: Duration) async throws(Failure) -> Object? {
-        let signed = configuration.request(for: location)
+        let signed = try await signedRequest(for: location)
         var request = HTTPClientRequest(url: signed.url.absoluteString)
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
         let limit = maximumObjectBytes
@@ -102,7 +105,7 @@ package final class S3ObjectClient: Sendable {
         let checksum = Self.sha256(body.readableBytesView)
         var extra = [("content-type", contentType), ("x-amz-meta-" + Self.checksumName, checksum)]
         extra += metadata.sorted { $0.key < $1.key }.map { ("x-amz-meta-" + $0.key.lowercased(), $0.value) }
-        let signed = configuration.request(for: location, method: "PUT", extra: extra, payloadHash: checksum)
+        let signed = try await signedRequest(for: location, method: "PUT", extra: extra, payloadHash: checksum)
         var request = HTTPClientRequest(url: signed.url.absoluteString)
         request.method = .PUT
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
@@ -112,6 +115,16 @@ package final class S3ObjectClient: Sendable {
             // The reply's body is a few bytes of XML at most; read so the connection is reused.
             _ = try? await response.body.collect(upTo: 64 << 10)
             guard response.status.code == 200 else { throw Failure.status(Int(response.status.code)) }
+        }
+    }
+
+    private func signedRequest(
+        for location: S3Location, method: String = "GET", extra: [(String, String)] = [], payloadHash: String = AWSSignatureV4.emptyPayload
+    ) async throws(Failure) -> (url: URL, headers: [(String, String)]) {
+        do {
+            return try await configuration.signedRequest(for: location, method: method, extra: extra, payloadHash: payloadHash)
+        } catch {
+            throw .credentials(error.description)
         }
     }
 

@@ -68,6 +68,9 @@ extension ServerConfiguration {
         let separator = String(argumentsSeparator)
         var segments: [String] = []
         if !autoRotate { segments.append("ar" + separator + "0") }
+        if !stripMetadata { segments.append("sm" + separator + "0") }
+        if !keepCopyright { segments.append("kcr" + separator + "0") }
+        if !stripColorProfile { segments.append("scp" + separator + "0") }
         if enforceThumbnail { segments.append("eth" + separator + "1") }
         if returnAttachment { segments.append("att" + separator + "1") }
         return segments

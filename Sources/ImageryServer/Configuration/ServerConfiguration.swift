@@ -135,6 +135,23 @@ package struct ServerConfiguration: Sendable {
     package var s3UsesPathStyle = true
     /// From `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`.
     package var s3Credentials: AWSCredentials?
+    /// An IAM role whose temporary credentials sign every S3 request in place of
+    /// ``s3Credentials``, which only assume it. Default: none.
+    package var s3AssumeRoleARN: String?
+    /// What the role's trust policy requires as `sts:ExternalId`. Default: none.
+    package var s3AssumeRoleExternalID: String?
+    /// `name=arn;…`: source names read through S3 access points. Default: none.
+    package var s3AccessPoints: String?
+    /// Whether `s3://` sources the AWS S3 Encryption Client wrote (v2, KMS with context) are
+    /// decrypted, their data keys through KMS; off, they arrive as ciphertext, which no decoder
+    /// reads. Default: `false`, as imgproxy's.
+    package var s3UsesDecryptionClient = false
+    /// The environment's `AWS_ENDPOINT_URL*` variables, where STS is found as AWS's SDKs find
+    /// it. Not a setting: the standard variables are read once at start.
+    package var awsEndpointVariables: [String: String] = [:]
+    /// The role of ``s3AssumeRoleARN``, once ``assumeS3Role()`` has assumed it; shared by every
+    /// S3 client, so that they renew it once between them.
+    package var s3AssumedRole: AWSAssumedRoleCredentials?
     /// Whether to serve the embedded gallery and a page showing it at `/`. Default: `false`.
     package var demo = false
     /// With `--demo`: the gallery's folder, listed on a page at `/` whose URLs read its photos as
@@ -278,6 +295,15 @@ package struct ServerConfiguration: Sendable {
     /// Whether EXIF orientation is applied by default; a URL's `auto_rotate` says otherwise.
     /// Default: `true`.
     package var autoRotate = true
+    /// `--strip-metadata`, `--keep-copyright`, `--strip-color-profile` (imgproxy's
+    /// `IMGPROXY_STRIP_METADATA`, `_KEEP_COPYRIGHT`, `_STRIP_COLOR_PROFILE`): what of a
+    /// source's metadata answers keep where the URL does not say (``ImgproxyMetadata``).
+    package var stripMetadata = true
+    /// `--use-linear-colorspace` (imgproxy's `IMGPROXY_USE_LINEAR_COLORSPACE`): resizes filter
+    /// colour in linear light.
+    package var useLinearColorspace = false
+    package var keepCopyright = true
+    package var stripColorProfile = true
     /// Whether a HEIC's embedded thumbnail is decoded whenever it has one; a URL's
     /// `enforce_thumbnail` says otherwise. Default: `false`.
     package var enforceThumbnail = false

@@ -6,8 +6,24 @@ import ImageryImgproxy
 extension ServerSettings {
     /// How sources are decoded and which are served as they are.
     static let decoding: [ServerSetting] = [
+        .flag(
+            "strip-metadata", "Strip the source's EXIF, XMP and IPTC from JPEG, PNG and WebP answers (a URL's sm:0 or sm:1 says otherwise).",
+            \.stripMetadata, imgproxy: "IMGPROXY_STRIP_METADATA"
+        ).changing(.bytes),
+        .flag(
+            "keep-copyright", "While stripping, keep the EXIF copyright and artist (a URL's kcr says otherwise).", \.keepCopyright,
+            imgproxy: "IMGPROXY_KEEP_COPYRIGHT"
+        ).changing(.bytes),
+        .flag(
+            "strip-color-profile", "Convert colours to sRGB and drop the ICC profile; false keeps both as the source has them (a URL's scp says otherwise).",
+            \.stripColorProfile, imgproxy: "IMGPROXY_STRIP_COLOR_PROFILE"
+        ).changing(.bytes),
         .flag("auto-rotate", "Turn images upright by their EXIF orientation (a URL's ar:0 or ar:1 says otherwise).", \.autoRotate, imgproxy: "IMGPROXY_AUTO_ROTATE").changing(.bytes),
         .flag("enforce-thumbnail", "Decode a HEIC's embedded thumbnail whenever it has one, whatever its size (a URL's eth says otherwise).", \.enforceThumbnail, imgproxy: "IMGPROXY_ENFORCE_THUMBNAIL").changing(.bytes),
+        .flag(
+            "use-linear-colorspace", "Resize in linear light: fine patterns keep their brightness, at some cost in time (a resize after a crop stays in sRGB).",
+            \.useLinearColorspace, imgproxy: "IMGPROXY_USE_LINEAR_COLORSPACE"
+        ).changing(.bytes),
         .flag("disable-shrink-on-load", "Decode every image at full size before resizing, instead of reducing while decoding (JPEG's DCT scaling, PNG's box, HEIC's thumbnails): slower and heavier, for the last bit of fidelity.", \.disableShrinkOnLoad, imgproxy: "IMGPROXY_DISABLE_SHRINK_ON_LOAD").changing(.bytes),
         ServerSetting("skip-processing-formats", .list, "Source formats served as they are, unprocessed, when a URL asks for no other format (jpeg,png,gif,webp,heic,avif,jxl).", imgproxy: "IMGPROXY_SKIP_PROCESSING_FORMATS", show: { configuration in
             configuration.skipProcessingFormats.isEmpty ? "none" : configuration.skipProcessingFormats.map(\.imgproxyExtension).joined(separator: ",")

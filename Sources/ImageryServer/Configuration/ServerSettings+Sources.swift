@@ -1,4 +1,5 @@
 import Foundation
+import ImageryHTTPClient
 
 extension ServerSettings {
     static let sources: [ServerSetting] = [
@@ -16,6 +17,19 @@ extension ServerSettings {
         }.changing(.source),
         .required("s3-region", "The store's region, for signing.", \.s3Region, imgproxy: "IMGPROXY_S3_REGION").changing(.source),
         .flag("s3-endpoint-use-path-style", "endpoint/bucket/key rather than bucket.endpoint/key.", \.s3UsesPathStyle, imgproxy: "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE").changing(.nothingStored),
+        .text("s3-assume-role-arn", "An IAM role, arn:aws:iam::<account>:role/<name>, assumed through STS at start with the AWS_* credentials; S3 requests are signed with its temporary credentials, renewed 5 minutes before they expire (STS: AWS_ENDPOINT_URL_STS, else AWS_ENDPOINT_URL, else AWS's for --s3-region).", \.s3AssumeRoleARN, imgproxy: "IMGPROXY_S3_ASSUME_ROLE_ARN") { arn in
+            arn.isEmpty || AWSSecurityTokenService.Role.isRoleARN(arn) ? nil : "must be an IAM role's ARN, arn:aws:iam::<12-digit account>:role/<name>"
+        }.changing(.nothingStored),
+        .text("s3-assume-role-external-id", "The external ID the role's trust policy requires (sts:ExternalId), sent with --s3-assume-role-arn.", \.s3AssumeRoleExternalID, imgproxy: "IMGPROXY_S3_ASSUME_ROLE_EXTERNAL_ID").changing(.nothingStored),
+        .text("s3-access-points", "name=arn;…: an s3://name/key source is read through the access point arn (arn:aws:s3:<region>:<account>:accesspoint/<name>), signed for its region; the bucket lists apply to name. With a path-style --s3-endpoint the ARN is the bucket in the path.", \.s3AccessPoints, imgproxy: "IMGPROXY_S3_ACCESS_POINTS") { text in
+            do throws(S3AccessPoint.Refusal) {
+                _ = try S3AccessPoint.list(text)
+                return nil
+            } catch {
+                return error.description
+            }
+        }.changing(.source),
+        .flag("s3-use-decryption-client", "Decrypt objects the AWS S3 Encryption Client wrote in its v2 format (KMS with context, AES-GCM): one KMS Decrypt per object, signed as S3 requests are (KMS: AWS_ENDPOINT_URL_KMS, else AWS_ENDPOINT_URL, else AWS's for --s3-region). v1 objects are refused; objects without x-amz-key-v2 are read as stored.", \.s3UsesDecryptionClient, imgproxy: "IMGPROXY_S3_USE_DECRYPTION_CLIENT").changing(.nothingStored),
         .list("s3-allowed-buckets", "Buckets s3:// sources may name (default: any not denied).", \.s3AllowedBuckets, imgproxy: "IMGPROXY_S3_ALLOWED_BUCKETS").changing(.nothingStored),
         .list("s3-denied-buckets", "Buckets s3:// sources may never name.", \.s3DeniedBuckets, imgproxy: "IMGPROXY_S3_DENIED_BUCKETS").changing(.nothingStored),
         .flag("cookie-passthrough", "Send a client's cookies to the source when it is on the host they were set for (--cookie-base-url's, else the request's); such answers are that client's alone.", \.cookiePassthrough.isEnabled, imgproxy: "IMGPROXY_COOKIE_PASSTHROUGH").changing(.nothingStored),

@@ -82,6 +82,7 @@ package enum ServerSettings {
 
         var configuration = ServerConfiguration()
         configuration.s3Credentials = AWSCredentials(environment: environment)
+        configuration.awsEndpointVariables = environment.filter { $0.key.hasPrefix("AWS_ENDPOINT_URL") }
         var origins: [String: String] = [:]
         // Lowest first: the file, then the environment under every name, then the flags.
         if let file { try await apply(from: file, to: &configuration, origins: &origins) }

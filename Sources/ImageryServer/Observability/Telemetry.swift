@@ -55,8 +55,18 @@ package struct Telemetry: Sendable {
         // table never read, and log the values it read (the exporter's headers, a vendor's key,
         // among them). The settings have read what they take, so the process keeps none.
         for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("OTEL_") { unsetenv(name) }
+        // The client's key as PEM text, likewise: read, and written where only the exporter
+        // reads it, it has no reason to stay in the environment.
+        for prefix in ["IMGPROXY_", "IMAGERY_"] {
+            for name in ["OPEN_TELEMETRY_CLIENT_KEY", "OPEN_TELEMETRY_CLIENT_CERT", "OPEN_TELEMETRY_SERVER_CERT"] { unsetenv(prefix + name) }
+        }
         let files = try PEMFiles(configuration)
-        defer { files?.removeClientPair() }
+        var made = false
+        defer {
+            files?.removeClientPair()
+            // A start that fails here never runs the cleanup service.
+            if !made { files?.removeAll() }
+        }
         let configuration = files?.configuration ?? configuration
         var otel = OTel.Configuration.default
         otel.serviceName = configuration.serviceName
@@ -93,6 +103,7 @@ package struct Telemetry: Sendable {
         metricsFactory = try backend(configuration.sendsMetrics) { try OTel.makeMetricsBackend(configuration: otel) }
         self.services = services
         metadataProvider = OTel.makeLoggingMetadataProvider()
+        made = true
         #else
         // ServerSettings refuses the settings that lead here in a build without the trait.
         return nil

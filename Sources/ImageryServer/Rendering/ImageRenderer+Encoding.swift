@@ -112,11 +112,11 @@ extension ImageRenderer {
             .sorted { $0.chosen.bytes.count < $1.chosen.bytes.count }
         guard !smaller.isEmpty else { return negotiated }
         func dssim(_ result: (chosen: ChosenQuality, encoder: ImageEncoder)) throws(ImageError) -> Double {
-            if result.encoder.lossless || result.encoder.format == .png { return 0 }
+            if result.encoder.lossless || result.encoder.format == .png && result.encoder.pngQuantizationColors == nil { return 0 }
             if let measured = result.chosen.dssim { return measured }
             let measuring = reference ?? StructuralSimilarity.Reference(image, background: first.encoder.background)
             reference = measuring
-            return measuring.dssim(try ImageDecoder().decode(result.chosen.bytes))
+            return measuring.dssim(try ImageDecoder().decode(result.chosen.bytes, options: .asEncoded))
         }
         // No worse than negotiation's own answer, or than the target autoquality aimed at.
         var bound = try dssim(negotiated)

@@ -118,15 +118,19 @@ struct ImageRenderer: Sendable {
             (bytes, size) = try await encode(stream, with: try encoder(format, for: plan))
             (answered, facts.resultWidth, facts.resultHeight) = (format, size?.width, size?.height)
         } else {
-            let image = response.image, limit = plan.maximumBytes, pixels = image.width * image.height
+            let limit = plan.maximumBytes, pixels = response.image.width * response.image.height
             // format:best competes only where nothing else names the format, and only for stills.
             var formats = [format]
             if plan.bestFormat, plan.format == nil {
-                formats += negotiation.bestCandidates(accepted: accepted, hasTransparency: image.hasTransparency).filter { $0 != format }
+                formats += negotiation.bestCandidates(accepted: accepted, hasTransparency: response.image.hasTransparency).filter { $0 != format }
             }
+            let image = Self.convertedIfProfileIsLost(response.image, to: formats)
+            let embedded = Self.embedded(for: image, as: plan.metadata, upright: !plan.request.ignoresEXIFOrientation)
             var candidates: [Candidate] = []
             for candidate in formats {
-                candidates.append(Candidate(encoder: try encoder(candidate, for: plan), target: plan.qualityTarget(for: candidate, pixels: pixels)))
+                var encoder = try encoder(candidate, for: plan)
+                encoder.embeddedMetadata = embedded
+                candidates.append(Candidate(encoder: encoder, target: plan.qualityTarget(for: candidate, pixels: pixels)))
             }
             let encoded: Encoded
             do {

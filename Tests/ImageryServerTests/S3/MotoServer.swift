@@ -47,6 +47,35 @@ struct MotoServer {
         }
     }
 
+    /// One request as moto's recorder kept it: enough to check how it was signed and what it
+    /// asked for.
+    struct RecordedRequest {
+        let method: String
+        let path: String
+        /// As sent, names as the client wrote them.
+        let headers: [String: String]
+        /// The body as text (moto keeps it base64-encoded when it was bytes).
+        let body: String
+
+        /// A header's value, whatever the case of its name.
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    /// The requests moto has served so far, in full.
+    func recordedEntries() -> [RecordedRequest] {
+        guard let recording, let text = try? String(contentsOfFile: recording, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let method = entry["method"] as? String, let url = (entry["url"] as? String).flatMap(URL.init(string:))
+            else { return nil }
+            var body = entry["body"] as? String ?? ""
+            if entry["body_encoded"] as? Bool == true, let data = Data(base64Encoded: body) { body = String(decoding: data, as: UTF8.self) }
+            return RecordedRequest(method: method, path: url.path, headers: entry["headers"] as? [String: String] ?? [:], body: body)
+        }
+    }
+
     var endpoint: String { "http://127.0.0.1:\(port)" }
 
     /// Stops moto (SIGKILL to its PID: its development server does not stop on SIGTERM, and it

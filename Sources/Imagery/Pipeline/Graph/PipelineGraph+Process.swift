@@ -16,7 +16,8 @@ extension PipelineGraph {
             resize: request.resize, allowsUpscaling: request.allowsUpscaling,
             policy: request.decodingPolicy, maximumPixelCount: request.maximumPixelCount, draftHeadroom: draftHeadroom,
             animation: request.animation, ignoresEXIFOrientation: request.ignoresEXIFOrientation,
-            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail, reducesWhileDecoding: reducesWhileDecoding
+            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail, keptMetadata: request.keptMetadata,
+            reducesWhileDecoding: reducesWhileDecoding, resizesInLinearLight: resizesInLinearLight
         )
         let processKey = ProcessKey(image: key, decode: decodeKey, readsDisk: disk?.readsProcessed(for: request) ?? false)
         return join(\.processJobs, key: processKey, priority: priority, writes: writes, span: "imagery.process", parent: parent, handler) { job in

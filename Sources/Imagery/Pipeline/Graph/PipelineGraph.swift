@@ -64,6 +64,7 @@ final class PipelineGraph {
     let draftHeadroom: Int
     /// ``ImagePipeline/Configuration/reducesWhileDecoding``.
     let reducesWhileDecoding: Bool
+    let resizesInLinearLight: Bool
     let cache: ImageCache?
     let disk: DiskTier?
     let statistics: StatisticsRecorder
@@ -85,6 +86,7 @@ final class PipelineGraph {
         self.decoder = configuration.decoder
         self.draftHeadroom = max(1, configuration.draftHeadroom)
         self.reducesWhileDecoding = configuration.reducesWhileDecoding
+        self.resizesInLinearLight = configuration.resizesInLinearLight
         self.cache = configuration.imageCache
         self.disk = configuration.dataCache.map {
             DiskTier(cache: $0, policy: configuration.dataCachePolicy, encoder: configuration.processedImageEncoder)

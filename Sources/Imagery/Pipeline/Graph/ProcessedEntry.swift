@@ -4,7 +4,10 @@
 ///
 /// Layout: `IMGP`, version 2, format name length and UTF-8 bytes, original width and height
 /// (UInt32, little-endian), source orientation (one byte), the source's byte count (UInt32,
-/// little-endian, 0 for unknown), then the encoded image. An entry that does not parse
+/// little-endian, 0 for unknown), then the encoded image. Version 3, written only for an image
+/// that keeps its source's metadata blocks (``ImageRequest/keptMetadata``, whose keys no
+/// version 2 entry is stored under), adds the EXIF, XMP, IPTC and ICC blocks before the image,
+/// each as a UInt32 length plus one (0 for none) and its bytes. An entry that does not parse
 /// (version 1 among them, which had no byte count) is a miss, never an error.
 struct ProcessedEntry: Sendable {
     let image: [UInt8]
@@ -12,8 +15,9 @@ struct ProcessedEntry: Sendable {
     let originalSize: PixelSize
     let sourceOrientation: ImageOrientation
     let sourceByteCount: Int?
+    let embedded: EmbeddedMetadata?
 
-    private static let magic: [UInt8] = Array("IMGP".utf8) + [2]
+    private static let magic: [UInt8] = Array("IMGP".utf8)
 
     init(image: [UInt8], metadata: ImageMetadata) {
         self.image = image
@@ -21,12 +25,14 @@ struct ProcessedEntry: Sendable {
         self.originalSize = metadata.originalSize
         self.sourceOrientation = metadata.sourceOrientation
         self.sourceByteCount = metadata.sourceByteCount
+        self.embedded = metadata.embedded
     }
 
     init?(stored bytes: [UInt8]) {
         let magic = Self.magic
-        guard bytes.count > magic.count + 14, bytes.starts(with: magic) else { return nil }
-        var offset = magic.count
+        guard bytes.count > magic.count + 15, bytes.starts(with: magic), [2, 3].contains(bytes[magic.count]) else { return nil }
+        let version = bytes[magic.count]
+        var offset = magic.count + 1
         let nameLength = Int(bytes[offset])
         offset += 1
         guard bytes.count > offset + nameLength + 13 else { return nil }
@@ -44,12 +50,28 @@ struct ProcessedEntry: Sendable {
         self.originalSize = PixelSize(width: width, height: height)
         self.sourceOrientation = orientation
         self.sourceByteCount = byteCount == 0 ? nil : byteCount
+        if version == 3 {
+            var blocks: [[UInt8]?] = []
+            for _ in 0..<4 {
+                guard bytes.count >= offset + 4 else { return nil }
+                let length = uint32(at: offset)
+                offset += 4
+                guard length > 0 else { blocks.append(nil); continue }
+                guard bytes.count >= offset + length - 1 else { return nil }
+                blocks.append(Array(bytes[offset..<(offset + length - 1)]))
+                offset += length - 1
+            }
+            self.embedded = EmbeddedMetadata(exif: blocks[0], xmp: blocks[1], iptc: blocks[2], iccProfile: blocks[3])
+        } else {
+            self.embedded = nil
+        }
+        guard offset < bytes.count else { return nil }
         self.image = Array(bytes[offset...])
     }
 
     var stored: [UInt8] {
         let name = Array((format?.rawValue ?? "").utf8.prefix(255))
-        var bytes = Self.magic
+        var bytes = Self.magic + [embedded == nil ? 2 : 3]
         bytes.reserveCapacity(bytes.count + name.count + 14 + image.count)
         bytes.append(UInt8(name.count))
         bytes += name
@@ -60,6 +82,13 @@ struct ProcessedEntry: Sendable {
         bytes.append(UInt8(sourceOrientation.rawValue))
         let count = UInt32(clamping: sourceByteCount ?? 0)
         bytes += (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) }
+        if let embedded {
+            for block in [embedded.exif, embedded.xmp, embedded.iptc, embedded.iccProfile] {
+                let length = UInt32(clamping: block.map { $0.count + 1 } ?? 0)
+                bytes += (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) }
+                if let block { bytes += block }
+            }
+        }
         bytes += image
         return bytes
     }
@@ -71,6 +100,7 @@ struct ProcessedEntry: Sendable {
         metadata.originalSize = originalSize
         metadata.sourceOrientation = sourceOrientation
         metadata.sourceByteCount = sourceByteCount
+        metadata.embedded = embedded
         return metadata
     }
 }

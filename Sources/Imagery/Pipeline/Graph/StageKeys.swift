@@ -22,8 +22,11 @@ struct DecodeKey: Hashable {
     var animation: AnimationLimits?
     var ignoresEXIFOrientation = false
     var prefersEmbeddedThumbnail = false
+    var keptMetadata: KeptMetadata = []
     /// The pipeline's ``ImagePipeline/Configuration/reducesWhileDecoding``.
     var reducesWhileDecoding = true
+    /// The pipeline's ``ImagePipeline/Configuration/resizesInLinearLight``.
+    var resizesInLinearLight = false
 
     /// The options a decode of this key runs under: the final one and the previews' alike.
     var decodingOptions: DecodingOptions {
@@ -34,7 +37,9 @@ struct DecodeKey: Hashable {
         if let animation { options.animation = animation }
         options.ignoresEXIFOrientation = ignoresEXIFOrientation
         options.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
+        options.keptMetadata = keptMetadata
         options.reducesWhileDecoding = reducesWhileDecoding
+        options.resizesInLinearLight = resizesInLinearLight
         return options
     }
 }

@@ -85,7 +85,7 @@ final class JPEGProgressiveDecoder: ProgressiveDecoding {
             width: header.outputWidth, height: header.outputHeight, pixels: rendered,
             alphaMode: .opaque, orientation: header.orientation, metadata: metadata
         )
-        let converted = ImageDecoder.convertColor(DecodedImage(bitmap: bitmap, iccProfile: header.icc), enabled: options.convertsToSRGB)
+        let converted = ImageDecoder.convertColor(DecodedImage(bitmap: bitmap, iccProfile: header.icc), enabled: options.convertsColor)
         return options.appliesOrientation ? converted.oriented() : converted
     }
 

@@ -48,11 +48,11 @@ extension ImgproxySettings {
 
     static let miscellaneous: [ImgproxySetting] = [
         .same("ARGUMENTS_SEPARATOR", "arguments-separator"),
-        .defaultOnly("USE_LINEAR_COLORSPACE", "false", why: "images are resized in sRGB's own values, as imgproxy does by default"),
+        .same("USE_LINEAR_COLORSPACE", "use-linear-colorspace"),
         .same("DISABLE_SHRINK_ON_LOAD", "disable-shrink-on-load"),
-        pending("STRIP_METADATA", "metadata kept"),
-        pending("KEEP_COPYRIGHT", "metadata kept"),
-        pending("STRIP_COLOR_PROFILE", "colour profiles kept"),
+        .same("STRIP_METADATA", "strip-metadata"),
+        .same("KEEP_COPYRIGHT", "keep-copyright"),
+        .same("STRIP_COLOR_PROFILE", "strip-color-profile"),
         .same("AUTO_ROTATE", "auto-rotate"),
         .same("ENFORCE_THUMBNAIL", "enforce-thumbnail"),
         .same("RETURN_ATTACHMENT", "return-attachment"),
