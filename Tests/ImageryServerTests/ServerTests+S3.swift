@@ -83,12 +83,7 @@ struct S3Tests {
     func slowStore() async throws {
         let moto = try await MotoServer.start()
         defer { moto.process.kill() }   // SIGKILL ends a stopped process too
-        let rocket = try MotoServer.file(Fixtures.rocket)
-        defer { try? FileManager.default.removeItem(atPath: rocket) }
-        _ = try await moto.python("""
-            s3.create_bucket(Bucket="photos")
-            s3.put_object(Bucket="photos", Key="rocket.jpg", Body=open("\(rocket)", "rb").read())
-            """)
+        try await moto.createBucket("photos", holding: Fixtures.rocket, as: "rocket.jpg")
         let server = try await ServerHarness.start {
             $0.useS3 = true
             $0.s3Endpoint = moto.endpoint

@@ -12,12 +12,7 @@ extension S3Tests {
     func assumedRole() async throws {
         let moto = try await MotoServer.start(recording: true)
         defer { moto.process.kill() }
-        let rocket = try MotoServer.file(Fixtures.rocket)
-        defer { try? FileManager.default.removeItem(atPath: rocket) }
-        _ = try await moto.python("""
-            s3.create_bucket(Bucket="photos")
-            s3.put_object(Bucket="photos", Key="rocket.jpg", Body=open("\(rocket)", "rb").read())
-            """)
+        try await moto.createBucket("photos", holding: Fixtures.rocket, as: "rocket.jpg")
 
         // Given base credentials that only assume the role, and STS where AWS_ENDPOINT_URL_STS says
         let server = try await ServerHarness.start {

@@ -103,6 +103,16 @@ struct MotoServer {
         return printed.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A new `bucket` holding `bytes` as `key`: what most tests start from.
+    func createBucket(_ bucket: String, holding bytes: [UInt8], as key: String) async throws {
+        let file = try Self.file(bytes)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        _ = try await python("""
+            s3.create_bucket(Bucket="\(bucket)")
+            s3.put_object(Bucket="\(bucket)", Key="\(key)", Body=open("\(file)", "rb").read())
+            """)
+    }
+
     /// Writes `bytes` to a temporary file for Python to read, and returns its path.
     static func file(_ bytes: [UInt8]) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-moto-object-\(UUID().uuidString)").path
