@@ -4,14 +4,14 @@ import Imagery
 import ImageryCodecs
 
 /// `imagery-bench`: the benchmarks, apart from the tests (which never assert timings) and
-/// from every product: `swift run -c release imagery-bench [thumbnails|pipeline|disk-cache|processing|placeholders]`
+/// from every product: `swift run -c release imagery-bench [thumbnails|pipeline|disk-cache|processing|placeholders|bombs]`
 /// from the package root.
 @main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagery-bench",
         abstract: "Benchmarks: thumbnails and processors against libvips and Pillow, and the pipeline's hot paths.",
-        subcommands: [ThumbnailBenchCommand.self, PipelineBenchCommand.self, DiskCacheBenchCommand.self, ProcessingBenchCommand.self, PlaceholderBenchCommand.self, ProgressiveBenchCommand.self, AutoQualityBenchCommand.self, FormatsBenchCommand.self],
+        subcommands: [ThumbnailBenchCommand.self, PipelineBenchCommand.self, DiskCacheBenchCommand.self, ProcessingBenchCommand.self, PlaceholderBenchCommand.self, ProgressiveBenchCommand.self, AutoQualityBenchCommand.self, FormatsBenchCommand.self, BombBenchCommand.self],
         defaultSubcommand: ThumbnailBenchCommand.self
     )
 }

@@ -63,13 +63,13 @@ enum Measurement {
     static func peakMemory(_ command: [String], timeoutSeconds: Int = 60) throws -> (megabytes: Double, milliseconds: Double, timedOut: Bool) {
         guard let python = which("python3") else { return (.nan, .nan, false) }
         let script = """
-        import resource, subprocess, sys, time
-        start = time.perf_counter(); timed_out = 0
-        try:
-            subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=int(sys.argv[1]))
-        except subprocess.TimeoutExpired:
-            timed_out = 1
-        print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, (time.perf_counter() - start) * 1000, timed_out)
+        import resource, subprocess, sys, threading, time
+        start = time.perf_counter(); timed_out = []
+        child = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # A blocking wait, ended by a timer: wait(timeout=) polls, in sleeps of up to 50 ms.
+        timer = threading.Timer(int(sys.argv[1]), lambda: (timed_out.append(1), child.kill()))
+        timer.start(); child.wait(); elapsed = time.perf_counter() - start; timer.cancel()
+        print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, elapsed * 1000, 1 if timed_out else 0)
         """
         let result = try run(python, ["-c", script, String(timeoutSeconds)] + command)
         let fields = result.output.split(whereSeparator: \.isWhitespace)

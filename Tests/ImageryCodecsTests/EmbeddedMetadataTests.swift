@@ -1,15 +1,19 @@
+#if AVIF
+import CAvif
+#endif
 import Imagery
 @testable import ImageryCodecs
 import ImageryTestSupport
 import Testing
 
 /// A source's EXIF, XMP, IPTC and ICC profile, read as a request keeps them and written back
-/// into JPEG, PNG and WebP, and what an image server keeps of EXIF: the copyright alone, or the
+/// into JPEG, PNG, WebP and AVIF, and what an image server keeps of EXIF: the copyright alone, or the
 /// whole block upright and without the original's thumbnail. Where another reader can check
 /// the result (libjpeg-turbo's and libpng's ICC readers, the JPEG decoder's EXIF orientation,
-/// libwebp), it does.
+/// libwebp, libavif), it does.
 @Suite struct EmbeddedMetadataTests {
     static let webpOut = CIRun.runs(needingTrait: "WebP", compiled: ImageEncoder.supportedFormats.contains(.webp))
+    static let avifOut = CIRun.runs(needingTrait: "AVIF", compiled: ImageEncoder.supportedFormats.contains(.avif))
     let rocket: [UInt8]
     let xmp = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF/></x:xmpmeta>"#
     let iptc: [UInt8] = Array("8BIM".utf8) + [0x04, 0x04, 0, 0, 0, 0, 0, 8] + [0x1C, 0x02, 0x74, 0x00, 0x03] + Array("(c)".utf8)
@@ -73,6 +77,38 @@ import Testing
         png.embeddedMetadata = EmbeddedMetadata(iccProfile: embedded.iccProfile)
         let chunks = EncodedStructure.pngChunks(try png.encode(image))
         #expect(chunks.contains("iCCP") && !chunks.contains("sRGB"), "\(chunks)")
+    }
+
+    @Test("Written into AVIF, EXIF, XMP and the profile come back from libavif as they went in; IPTC has no place there", .enabled(if: avifOut, "needs the AVIF trait"))
+    func avifCarriesTheBlocks() throws {
+        #if AVIF
+        var options = DecodingOptions()
+        options.keptMetadata = .all
+        let source = ExifFixture.jpeg(rocket, exif: ExifFixture.block(orientation: 1), xmp: xmp, iptc: iptc)
+        let image = try Thumbnailer(resize: .fit(width: 96, height: 96), decodingOptions: options).thumbnail(from: source)
+        let embedded = try #require(image.metadata.embedded)
+        try #require(embedded.exif != nil && embedded.xmp != nil && embedded.iccProfile != nil)
+        var encoder = try ImageEncoder(format: .avif, quality: 60)
+        encoder.embeddedMetadata = embedded
+        let file = try encoder.encode(image)
+
+        let decoder = try #require(avifDecoderCreate())
+        defer { avifDecoderDestroy(decoder) }
+        let parsed = file.withUnsafeBufferPointer { bytes in
+            _ = avifDecoderSetIOMemory(decoder, bytes.baseAddress, bytes.count)
+            return avifDecoderParse(decoder)
+        }
+        try #require(parsed == AVIF_RESULT_OK)
+        let read = try #require(decoder.pointee.image).pointee
+        func bytes(_ data: avifRWData) -> [UInt8]? { data.size == 0 ? nil : Array(UnsafeBufferPointer(start: data.data, count: data.size)) }
+        #expect(bytes(read.exif) == embedded.exif)
+        #expect(bytes(read.xmp) == embedded.xmp)
+        #expect(bytes(read.icc) == embedded.iccProfile)
+        // And Imagery's own decoder takes the file, profile and all.
+        let decoded = try ImageDecoder().decode(file, options: options)
+        #expect(decoded.metadata.embedded?.iccProfile == embedded.iccProfile)
+        #expect(decoded.width == image.width && decoded.height == image.height)
+        #endif
     }
 
     @Test("A WebP with alpha (VP8X already) and one without (VP8, VP8L) both gain the blocks and still decode", .enabled(if: webpOut, "needs the WebP trait"))

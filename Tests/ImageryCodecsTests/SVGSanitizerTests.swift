@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ImageryCodecs
 import Imagery
+import ImageryTestSupport
 
 /// ``SVGSanitizer``: what a served SVG may not carry, what it keeps, and the bounds every
 /// document is held to before librsvg sees it. No trait: the sanitizer is Swift and libxml2.
@@ -87,10 +88,7 @@ import Imagery
 
     @Test("Nested entities (a billion laughs) are refused while parsing, not expanded")
     func billionLaughs() throws {
-        var declarations = "<!ENTITY l0 \"lol\">"
-        for level in 1...9 { declarations += "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">" }
-        let bytes = Array("<?xml version=\"1.0\"?><!DOCTYPE svg [\(declarations)]><svg xmlns=\"http://www.w3.org/2000/svg\"><text>&l9;</text></svg>".utf8)
-        #expect(throws: ImageError.self) { try SVGSanitizer.sanitize(bytes) }
+        #expect(throws: ImageError.self) { try SVGSanitizer.sanitize(Fixtures.svgNestedEntities()) }
     }
 
     @Test("External entities are refused, however the internal subset hides them; an external DTD identifier is not", arguments: [
@@ -107,6 +105,28 @@ import Imagery
         #expect(throws: ImageError.self) { try SVGSanitizer.sanitize(unterminated) }
         let identified = Array("<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"http://127.0.0.1:9/svg11.dtd\" [<!ENTITY a \"fill:red\">]><svg xmlns=\"http://www.w3.org/2000/svg\"><rect style=\"&a;\"/></svg>".utf8)
         #expect(try Self.sanitized(identified).contains("<rect style=\"fill:red\">"))
+    }
+
+    @Test("A declared encoding libxml2 does not decode itself is refused by name, however the declaration hides it; UTF-8, UTF-16's name and ISO-8859-1 are read", arguments: [
+        #"<?xml version="1.0" encoding="UTF-7"?>"#,
+        #"<?xml version="1.0" encoding = 'utf-7' ?>"#,
+        #"<?xml version="1.0" encoding="Shift_JIS"?>"#,
+        #"<?xml version="encoding" encoding="UTF-7"?>"#,
+        #"<?xml version="1.0" encoding=UTF-7?>"#,
+    ])
+    func foreignEncodingIsRefused(declaration: String) throws {
+        let bytes = Array((declaration + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>").utf8)
+        #expect { try SVGSanitizer.sanitize(bytes) } throws: { Self.isRefused($0, saying: "declared encoding") }
+    }
+
+    @Test("The fuzz finding that declares UTF-7 (libxml2 2.9.14 crashed on it) is refused before libxml2 reads it")
+    func utf7FuzzFinding() throws {
+        let bytes = try TestImages.bytes("svg_fuzz_utf7_gvim_376x376.svg")
+        #expect { try SVGSanitizer.sanitize(bytes) } throws: { Self.isRefused($0, saying: "declared encoding, utf-7") }
+        for declaration in [#"<?xml version="1.0" encoding="UTF-8"?>"#, #"<?xml version='1.0' encoding='iso-8859-1'?>"#, #"<?xml version="1.0"?>"#, ""] {
+            let bytes = Array((declaration + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><rect width=\"5\" height=\"5\"/></svg>").utf8)
+            #expect(try Self.sanitized(bytes).contains("<rect"), "\(declaration)")
+        }
     }
 
     @Test("Each limit refuses a document over it, naming it")
@@ -126,9 +146,7 @@ import Imagery
         #expect(try SVGSanitizer.document(Self.svg("<defs>\(chain)</defs><use href=\"#c10\"/>"), limits: limits, maximumImagePixels: 100).measure.useDepth == 11)
         // Ten groups, each using the one before ten times: 10^10 elements once expanded, refused
         // by the element count (at the fifth level) before any depth limit is reached.
-        var nested = "<g id=\"u0\"><rect width=\"1\" height=\"1\"/></g>"
-        for level in 1...10 { nested += "<g id=\"u\(level)\">" + String(repeating: "<use href=\"#u\(level - 1)\"/>", count: 10) + "</g>" }
-        #expect { try SVGSanitizer.sanitize(Self.svg("<defs>\(nested)</defs><use href=\"#u10\"/>"), limits: limits) } throws: { Self.isRefused($0, saying: "more than 200000 elements once <use> references are expanded") }
+        #expect { try SVGSanitizer.sanitize(Fixtures.svgNestedUse(), limits: limits) } throws: { Self.isRefused($0, saying: "more than 200000 elements once <use> references are expanded") }
         #expect { try SVGSanitizer.sanitize(Self.svg("<g id=\"a\"><use href=\"#a\"/></g>")) } throws: { Self.isRefused($0, saying: "contains it") }
         let filters = "<filter id=\"f\"><feGaussianBlur stdDeviation=\"1\"/><feOffset dx=\"1\"/></filter>" + String(repeating: "<rect filter=\"url(#f)\"/>", count: 51)
         #expect { try SVGSanitizer.sanitize(Self.svg(filters)) } throws: { Self.isRefused($0, saying: "more than 100 filter primitives") }

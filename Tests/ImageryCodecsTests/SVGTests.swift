@@ -57,7 +57,7 @@ struct SVGTests {
     func hugeCanvas() throws {
         var options = DecodingOptions()
         options.maximumPixelCount = 1_000_000
-        let bytes = Self.document("width=\"200000\" height=\"100000\"", "<rect width=\"200000\" height=\"100000\" fill=\"blue\"/>")
+        let bytes = Fixtures.svgCanvas(width: 200_000, height: 100_000)
         let bitmap = try ImageDecoder().decode(bytes, options: options)
         #expect(bitmap.width == 1414 && bitmap.height == 707)
         #expect(bitmap.metadata.originalSize == PixelSize(width: 200_000, height: 100_000))

@@ -83,6 +83,38 @@ struct TracingTests {
         #expect(first.links.isEmpty)
     }
 
+    @Test("Work that waits for a slot has an imagery.wait span under its job, from queued to started; work that starts at once has none")
+    func waitForASlotIsASpan() async throws {
+        let loader = ControlledLoader()
+        let tracer = InMemoryTracer()
+        let pipeline = ImagePipeline(configuration: .standard.with {
+            $0.dataLoader = loader
+            $0.maximumConcurrentDownloads = 1
+            $0.maximumConcurrentDecodes = 2
+        })
+
+        try await withTracer(tracer) {
+            // Given the only download slot taken, a second download queued behind it
+            let first = pipeline.imageTask(with: ImageRequest(source: .controlled("first")))
+            await loader.events.wait(for: "started:first")
+            let second = pipeline.imageTask(with: ImageRequest(source: .controlled("second")))
+            await pipeline.graph.waitUntil { $0.waitingDownloads == 1 }
+            loader.releaseAll()
+            _ = try await first.response
+            _ = try await second.response
+        }
+
+        let spans = tracer.finishedSpans
+        let fetches = spans.filter { $0.operationName == "imagery.fetch" }
+        let waits = spans.filter { $0.operationName == "imagery.wait" }
+        #expect(fetches.count == 2)
+        // Two decodes and two processing runs fit their two slots each: one wait, the second download's.
+        let wait = try #require(waits.count == 1 ? waits.first : nil, "\(waits.count) waits")
+        let waited = try #require(fetches.first { $0.spanID == wait.parentSpanID }, "the wait is a download's")
+        #expect(wait.startInstant.nanosecondsSinceEpoch >= waited.startInstant.nanosecondsSinceEpoch)
+        #expect(wait.endInstant.nanosecondsSinceEpoch <= waited.endInstant.nanosecondsSinceEpoch)
+    }
+
     @Test("A missing source fails every span up the chain with the failure's kind; a cancelled request is not a failure")
     func failuresAreMarked() async throws {
         let gate = Gate()

@@ -32,3 +32,26 @@ extension Fixtures {
         return bytes + [0x3B]
     }
 }
+
+extension Fixtures {
+    /// An SVG claiming a `width` × `height` canvas, all of it one blue rectangle.
+    package static func svgCanvas(width: Int, height: Int) -> [UInt8] {
+        Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\"><rect width=\"\(width)\" height=\"\(height)\" fill=\"blue\"/></svg>".utf8)
+    }
+
+    /// `levels` groups, each using the one before `fanOut` times: a few hundred bytes that
+    /// expand to `fanOut`^`levels` elements once every `<use>` is followed.
+    package static func svgNestedUse(levels: Int = 10, fanOut: Int = 10) -> [UInt8] {
+        var nested = "<g id=\"u0\"><rect width=\"1\" height=\"1\"/></g>"
+        for level in 1...levels { nested += "<g id=\"u\(level)\">" + String(repeating: "<use href=\"#u\(level - 1)\"/>", count: fanOut) + "</g>" }
+        return Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\"><defs>\(nested)</defs><use href=\"#u\(levels)\"/></svg>".utf8)
+    }
+
+    /// A billion laughs: `levels` entities, each ten of the one before, in a text element
+    /// (10^`levels` copies of "lol" once expanded).
+    package static func svgNestedEntities(levels: Int = 9) -> [UInt8] {
+        var declarations = "<!ENTITY l0 \"lol\">"
+        for level in 1...levels { declarations += "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">" }
+        return Array("<?xml version=\"1.0\"?><!DOCTYPE svg [\(declarations)]><svg xmlns=\"http://www.w3.org/2000/svg\"><text>&l\(levels);</text></svg>".utf8)
+    }
+}

@@ -77,9 +77,9 @@ public struct DecodingOptions: Sendable, Hashable {
     public var convertsToSRGB: Bool = true
 
     /// Which of the source's own metadata blocks are read into ``ImageMetadata/embedded``
-    /// (JPEG, PNG and WebP sources carry EXIF and XMP, JPEG IPTC too; every decoder reads the
-    /// ICC profile). Keeping ``KeptMetadata/colorProfile`` also leaves the pixels unconverted,
-    /// in the profile's colours, whatever ``convertsToSRGB`` says. Default: none.
+    /// (JPEG, PNG, WebP and AVIF sources carry EXIF and XMP, JPEG IPTC too; every decoder
+    /// reads the ICC profile). Keeping ``KeptMetadata/colorProfile`` also leaves the pixels
+    /// unconverted, in the profile's colours, whatever ``convertsToSRGB`` says. Default: none.
     ///
     /// ```swift
     /// var options = DecodingOptions()

@@ -1,6 +1,6 @@
 /// What a source carries beside its pixels, kept byte for byte where a request asks for it
 /// (``ImageRequest/keptMetadata``): its EXIF, XMP and IPTC blocks and its ICC colour profile.
-/// ``ImageEncoder`` writes them into JPEG, PNG and WebP output (``ImageEncoder/embeddedMetadata``).
+/// ``ImageEncoder`` writes them into JPEG, PNG, WebP and AVIF output (``ImageEncoder/embeddedMetadata``).
 ///
 /// ```swift
 /// var request = ImageRequest(url: photoURL, resize: .fit(width: 1024, height: 1024))

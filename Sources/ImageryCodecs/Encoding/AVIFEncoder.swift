@@ -3,7 +3,7 @@ import CAvif
 import Imagery
 
 /// AVIF encoding through libavif and aom: 8-bit 4:2:0, full range, sRGB signalled, alpha only
-/// when the image has transparency.
+/// when the image has transparency, and a source's EXIF, XMP and profile when kept.
 ///
 /// libavif 0.11 takes quantizers (0 best … 63 worst), not a quality. ``quantizer(quality:)`` maps
 /// imgproxy's 1–100 onto them the way libheif and later libavif do, so the same `q` means the
@@ -14,7 +14,9 @@ enum AVIFEncoder {
         Int32(((100 - min(100, max(1, quality))) * 63 + 50) / 100)
     }
 
-    static func encode(_ bitmap: Bitmap, quality: Int, speed: Int) throws(ImageError) -> [UInt8] {
+    /// - Parameter metadata: EXIF, XMP and the ICC profile to carry (AVIF has no place for
+    ///   IPTC), as items libavif writes beside the image.
+    static func encode(_ bitmap: Bitmap, quality: Int, speed: Int, metadata: EmbeddedMetadata? = nil) throws(ImageError) -> [UInt8] {
         guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, AVIF_PIXEL_FORMAT_YUV420) else {
             throw .encodingFailed(.avif, detail: "libavif could not allocate an image")
         }
@@ -35,6 +37,10 @@ enum AVIFEncoder {
             return avifImageRGBToYUV(image, &rgb)
         }
         guard converted == AVIF_RESULT_OK else { throw Self.error(converted, stage: "converting to YUV") }
+        if let exif = metadata?.exif { exif.withUnsafeBufferPointer { avifImageSetMetadataExif(image, $0.baseAddress, $0.count) } }
+        if let xmp = metadata?.xmp { xmp.withUnsafeBufferPointer { avifImageSetMetadataXMP(image, $0.baseAddress, $0.count) } }
+        // A `prof` colour box beside the `nclx` one; readers that manage colour take the profile.
+        if let icc = metadata?.iccProfile, !icc.isEmpty { icc.withUnsafeBufferPointer { avifImageSetProfileICC(image, $0.baseAddress, $0.count) } }
 
         guard let encoder = avifEncoderCreate() else { throw .encodingFailed(.avif, detail: "libavif could not allocate an encoder") }
         defer { avifEncoderDestroy(encoder) }

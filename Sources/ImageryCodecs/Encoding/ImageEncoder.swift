@@ -83,7 +83,7 @@ public struct ImageEncoder: ImageEncoding {
     /// ```
     public var pngQuantizationColors: Int?
     /// Metadata blocks written into each still, byte for byte: EXIF, XMP and the ICC profile in
-    /// JPEG, PNG and WebP, IPTC in JPEG; other formats write none. An image server sets what it
+    /// JPEG, PNG, WebP and AVIF, IPTC in JPEG; other formats write none. An image server sets what it
     /// keeps of its source's (``EmbeddedMetadata/keeping(_:)``, imgproxy's `strip_metadata:0`
     /// and `keep_copyright`). An ICC profile describes the pixels, so give one only to pixels in
     /// its colours (decoded with ``KeptMetadata/colorProfile``). Default `nil`: none.
@@ -178,7 +178,7 @@ public struct ImageEncoder: ImageEncoding {
         #endif
         #if AVIF
         case .avif:
-            return try AVIFEncoder.encode(bitmap.withStraightAlpha(), quality: quality, speed: avifSpeed)
+            return try AVIFEncoder.encode(bitmap.withStraightAlpha(), quality: quality, speed: avifSpeed, metadata: embeddedMetadata)
         #endif
         #if HEIF
         case .heic:

@@ -1,8 +1,11 @@
+#if AVIF
+import CAvif
+#endif
 import Imagery
 
 extension EmbeddedMetadata {
-    /// The blocks `data`'s container carries beside its pixels: EXIF and XMP from JPEG, PNG and
-    /// WebP, IPTC from JPEG; `iccProfile` is the decoder's, which every format reads. Only the
+    /// The blocks `data`'s container carries beside its pixels: EXIF and XMP from JPEG, PNG,
+    /// WebP and (with the `AVIF` trait) AVIF, IPTC from JPEG; `iccProfile` is the decoder's, which every format reads. Only the
     /// container's headers are walked, never the image data, and a block that is malformed or
     /// runs past the end is left out rather than guessed at.
     static func read(from data: [UInt8], format: ImageFormat, iccProfile: [UInt8]?) -> EmbeddedMetadata {
@@ -14,6 +17,9 @@ extension EmbeddedMetadata {
         case .jpeg: readJPEG(data, into: &metadata)
         case .png: readPNG(data, into: &metadata)
         case .webp: readWebP(data, into: &metadata)
+        #if AVIF
+        case .avif: readAVIF(data, into: &metadata)
+        #endif
         default: break
         }
         if let exif = metadata.exif, !ExifBlock.hasTIFFHeader(exif) { metadata.exif = nil }
@@ -92,6 +98,25 @@ extension EmbeddedMetadata {
             index += 12 + length
         }
     }
+
+    #if AVIF
+    /// The Exif and XMP items, as libavif reads them with the container (no AV1 is decoded).
+    /// libavif drops the 4-byte offset before the Exif item's TIFF header.
+    private static func readAVIF(_ data: [UInt8], into metadata: inout EmbeddedMetadata) {
+        guard let decoder = avifDecoderCreate() else { return }
+        defer { avifDecoderDestroy(decoder) }
+        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
+        let parsed = data.withUnsafeBufferPointer { bytes in
+            avifDecoderSetIOMemory(decoder, bytes.baseAddress, bytes.count) == AVIF_RESULT_OK ? avifDecoderParse(decoder) : AVIF_RESULT_IO_ERROR
+        }
+        guard parsed == AVIF_RESULT_OK, let image = decoder.pointee.image?.pointee else { return }
+        func bytes(_ item: avifRWData) -> [UInt8]? {
+            item.size == 0 || item.size > data.count ? nil : Array(UnsafeBufferPointer(start: item.data, count: item.size))
+        }
+        metadata.exif = bytes(image.exif)
+        metadata.xmp = bytes(image.xmp)
+    }
+    #endif
 
     /// RIFF's EXIF and XMP chunks (some writers put JPEG's `Exif\0\0` before the TIFF header).
     private static func readWebP(_ data: [UInt8], into metadata: inout EmbeddedMetadata) {

@@ -3,12 +3,20 @@ import Imagery
 
 extension EmbeddedMetadata {
     /// The formats whose files take these blocks: JPEG (APP1, APP13, APP2), PNG (eXIf, iTXt,
-    /// iCCP; IPTC has no PNG chunk and is left out) and WebP (VP8X's EXIF, XMP and ICCP).
-    package static let writableFormats: Set<ImageFormat> = [.jpeg, .png, .webp]
+    /// iCCP; IPTC has no PNG chunk and is left out), WebP (VP8X's EXIF, XMP and ICCP) and, with
+    /// the `AVIF` trait, AVIF (Exif and XMP items and a `prof` colour box, written by
+    /// libavif as it encodes; no IPTC).
+    package static let writableFormats: Set<ImageFormat> = {
+        var formats: Set<ImageFormat> = [.jpeg, .png, .webp]
+        #if AVIF
+        formats.insert(.avif)
+        #endif
+        return formats
+    }()
 
     /// `encoded`, a file of `format` as this package's encoders write it, with these blocks
-    /// written in; any other format is returned as it is. A block too large for its container
-    /// (XMP or IPTC over one JPEG segment) is left out.
+    /// written in; any other format (AVIF's encoder writes its own) is returned as it is. A
+    /// block too large for its container (XMP or IPTC over one JPEG segment) is left out.
     func written(into encoded: [UInt8], format: ImageFormat) -> [UInt8] {
         guard !isEmpty else { return encoded }
         switch format {

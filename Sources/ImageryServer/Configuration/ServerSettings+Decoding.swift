@@ -7,7 +7,7 @@ extension ServerSettings {
     /// How sources are decoded and which are served as they are.
     static let decoding: [ServerSetting] = [
         .flag(
-            "strip-metadata", "Strip the source's EXIF, XMP and IPTC from JPEG, PNG and WebP answers (a URL's sm:0 or sm:1 says otherwise).",
+            "strip-metadata", "Strip the source's EXIF, XMP and IPTC from JPEG, PNG, WebP and AVIF answers (a URL's sm:0 or sm:1 says otherwise).",
             \.stripMetadata, imgproxy: "IMGPROXY_STRIP_METADATA"
         ).changing(.bytes),
         .flag(

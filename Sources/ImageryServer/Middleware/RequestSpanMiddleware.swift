@@ -19,39 +19,36 @@ struct RequestSpanMiddleware<Context: RequestContext>: RouterMiddleware {
         var parent = ServiceContext.current ?? .topLevel
         InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: FieldsExtractor())
         let span = InstrumentationSystem.tracer.startSpan("HTTP \(request.method.rawValue)", context: parent, ofKind: .server)
-        if span.isRecording {
-            span.updateAttributes { attributes in
-                attributes["http.request.method"] = request.method.rawValue
-                attributes["user_agent.original"] = request.headers[.userAgent]
-                attributes["imagery.request_id"] = RequestID.current
-            }
-        }
         var traced = span.context
         let note = span.isRecording ? TierNote() : nil
         traced[TierNote.self] = note
         do {
             let response = try await ServiceContext.withValue(traced) { try await next(request, context) }
-            if let tier = note?.value { span.attributes["imagery.cache.tier"] = tier }
-            finish(span, request.method, status: Int(response.status.code), route: context.endpointPath, bytes: response.body.contentLength)
-            span.end()
+            finish(span, request, status: Int(response.status.code), route: context.endpointPath, bytes: response.body.contentLength, tier: note?.value)
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            finish(span, request.method, status: Int(status), route: context.endpointPath, bytes: nil)
             // Its kind, not its text: an error's text may name the source.
-            span.attributes["exception.type"] = "\(type(of: error))"
-            span.end()
+            finish(span, request, status: Int(status), route: context.endpointPath, bytes: nil, tier: note?.value, error: "\(type(of: error))")
             throw error
         }
     }
 
-    private func finish(_ span: any Span, _ method: HTTPRequest.Method, status: Int, route: String?, bytes: Int?) {
+    /// Names the span by its route and sets every attribute in one update, then ends it: a
+    /// recording span takes a lock for each change, and a cached answer is little else.
+    private func finish(_ span: any Span, _ request: Request, status: Int, route: String?, bytes: Int?, tier: String?, error: String? = nil) {
+        defer { span.end() }
         guard span.isRecording else { return }
-        if let route { span.operationName = "\(method.rawValue) \(route)" }
+        if let route { span.operationName = "\(request.method.rawValue) \(route)" }
         span.updateAttributes { attributes in
+            attributes["http.request.method"] = request.method.rawValue
+            attributes["user_agent.original"] = request.headers[.userAgent]
+            attributes["imagery.request_id"] = RequestID.current
             attributes["http.route"] = route
             attributes["http.response.status_code"] = status
             attributes["http.response.body.size"] = bytes
+            attributes["imagery.cache.tier"] = tier
+            attributes["exception.type"] = error
             if status >= 400 { attributes["error.type"] = String(status) }
         }
         if status >= 400 { span.setStatus(SpanStatus(code: .error, message: "HTTP \(status)")) }

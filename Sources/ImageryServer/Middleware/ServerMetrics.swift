@@ -63,6 +63,7 @@ package final class ServerMetrics: Sendable {
         "imagery_result_storage_skipped_total": .init(help: "Result-storage lookups and writes not tried because the store kept failing (its circuit breaker was open)."),
         "imagery_image_encodes": .init(help: "Encodes each still image took: 1 at a fixed quality, more with autoquality (aq) or format:best.", valueBuckets: [1, 2, 3, 4, 6, 8, 12, 16, 24]),
         "imagery_http_requests_total": .init(help: "HTTP requests by status."),
+        TelemetryDiagnostics.droppedSpans: .init(help: "Spans OpenTelemetry lost: dropped from its full queue, or in a batch the collector did not take."),
     ]
 
     /// A response tier the server keeps its encoded answers in.

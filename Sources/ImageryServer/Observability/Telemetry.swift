@@ -42,8 +42,8 @@ package struct Telemetry: Sendable {
     /// The backends `configuration` asks for; `nil` when it asks for none.
     /// - Parameters:
     ///   - origins: where each setting came from (``ServerSettings/Loaded/origins``), for errors.
-    ///   - diagnostics: where swift-otel says what went wrong (an export that failed, spans
-    ///     dropped), at warning and above.
+    ///   - diagnostics: where swift-otel says what went wrong, at warning and above; lost
+    ///     spans are counted and said once (``TelemetryDiagnostics``).
     /// - Throws: ``SettingError`` for a build without the trait or a protocol it does not send,
     ///   else swift-otel's error.
     package init?(_ configuration: TelemetryConfiguration, origins: [String: String] = [:], diagnostics: Logger) throws {
@@ -71,7 +71,8 @@ package struct Telemetry: Sendable {
         var otel = OTel.Configuration.default
         otel.serviceName = configuration.serviceName
         otel.resourceAttributes = configuration.attributes
-        otel.diagnosticLogger = .custom(diagnostics)
+        // Lost spans counted, and said once: a collector that is gone would say so every few seconds.
+        otel.diagnosticLogger = .custom(TelemetryDiagnostics.logger(forwardingTo: diagnostics))
         otel.diagnosticLogLevel = .warning
         otel.propagators = [.traceContext]
         otel.metrics.enabled = configuration.sendsMetrics

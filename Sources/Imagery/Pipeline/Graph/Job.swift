@@ -80,10 +80,19 @@ final class Job<Value: Sendable> {
     /// Queues `start` on `queue` at this job's priority, charging its budget `cost` while the
     /// work runs and `held` from now on; the work it starts must call ``workFinished()`` when
     /// it ends.
+    ///
+    /// Work that waits for a slot has a child span, `imagery.wait`, from the moment it was
+    /// queued to the moment it starts: the admission wait, on its own bar in a trace. Work
+    /// that starts at once has none.
     func enqueue(on queue: WorkQueue, cost: Int = 0, held: Int = 0, _ start: @escaping @PipelineActor () -> Void) {
         self.queue = queue
-        item = queue.enqueue(priority: priority, cost: cost, held: held) { [span] in
-            span.addEvent("started")   // the wait for a slot ends here
+        let queued = span.isRecording ? DefaultTracerClock.now : nil
+        item = queue.enqueue(priority: priority, cost: cost, held: held) { [span, weak self] in
+            span.addEvent("started")
+            // Started from within `queue.enqueue` (there was room), `item` is not set yet: no wait.
+            if let queued, self?.item != nil {
+                InstrumentationSystem.tracer.startSpan("imagery.wait", context: span.context, at: queued).end()
+            }
             // The work starts inside whichever task freed the slot: it runs in this job's own
             // trace (and so with its request's id), not in that task's.
             ServiceContext.withValue(span.context) { start() }

@@ -38,7 +38,7 @@ extension SVGDocumentParser {
                 value = kept
             } else {
                 if SVGText.hasScriptScheme(value) { continue }
-                if name == "style" || value.lowercased().contains("url(") {
+                if name == "style" || value.utf8.contains(UInt8(ascii: "(")) && value.lowercased().contains("url(") {
                     guard let safe = SVGStyle.sanitized(value), !safe.isEmpty else { continue }
                     value = safe
                 }

@@ -15,8 +15,10 @@ import Imagery
 /// its internal subset) is refused. In text, Linux's `XMLParser` reports no entity reference
 /// but the five predefined and character references, so `&name;` there is dropped.
 /// `<image>` keeps a `data:` URL only of a PNG or baseline JPEG whose size fits the pixel
-/// limit. What stays is well-formed SVG that renders as the original did without its scripts
-/// and outside references; the same document always gives the same bytes.
+/// limit. A document declared in an encoding libxml2 does not decode itself (UTF-7, Shift_JIS
+/// …) is refused (``SVGEncoding``). What stays is well-formed SVG that renders as the original
+/// did without its scripts and outside references; the same document always gives the same
+/// bytes.
 ///
 /// ```swift
 /// let safe = try SVGSanitizer.sanitize(uploadedBytes)          // serve as image/svg+xml
@@ -25,7 +27,8 @@ public enum SVGSanitizer {
     /// The sanitized document.
     ///
     /// - Throws: `ImageError.unrecognizedFormat` for bytes that are not an SVG document,
-    ///   `.corrupt(.svg, …)` for malformed XML, external entities, or a document over `limits`.
+    ///   `.corrupt(.svg, …)` for malformed XML, external entities, a declared encoding it does
+    ///   not read, or a document over `limits`.
     public static func sanitize(_ bytes: [UInt8], limits: SVGLimits = SVGLimits()) throws(ImageError) -> [UInt8] {
         try document(bytes, limits: limits, maximumImagePixels: DecodingOptions().maximumPixelCount).bytes
     }
@@ -41,6 +44,7 @@ public enum SVGSanitizer {
         guard ImageFormat(sniffing: bytes) == .svg else {
             throw .unrecognizedFormat(signature: ImageError.signature(of: bytes))
         }
+        try SVGEncoding.check(bytes)
         if SVGDocumentType.declaresExternalContent(bytes) {
             throw .corrupt(.svg, detail: "the document type declares an external entity (SYSTEM or PUBLIC in its internal subset)")
         }

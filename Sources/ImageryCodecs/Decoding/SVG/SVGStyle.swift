@@ -87,13 +87,27 @@ enum SVGStyle {
 enum SVGText {
     /// Whether `value` names a script scheme once whitespace and control characters (which
     /// browsers skip inside a URL) are removed and case is folded: `java&#x09;Script:` too,
-    /// since the parser has already turned entities into characters.
+    /// since the parser has already turned entities into characters. ASCII folding is enough:
+    /// browsers read a scheme's letters as ASCII, and no other character folds onto these.
     static func hasScriptScheme(_ value: String) -> Bool {
-        let folded = String(value.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }).lowercased()
-        return folded.contains("javascript:") || folded.contains("vbscript:") || folded.contains("livescript:")
-            || folded.contains("data:text/html") || folded.contains("data:application/") || folded.contains("data:text/xml")
-            || folded.contains("data:image/svg")
+        // Every such scheme ends in a colon, which folding neither adds nor removes; most values
+        // (path data, lengths, colours) have none, and path data is most of a drawing's bytes.
+        guard value.utf8.contains(UInt8(ascii: ":")) else { return false }
+        var folded: [UInt8] = []
+        folded.reserveCapacity(value.utf8.count)
+        for byte in value.utf8 where byte > 0x20 && byte != 0x7F {
+            folded.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+        }
+        return scriptSchemes.contains { scheme in
+            folded.count >= scheme.count && (0...(folded.count - scheme.count)).contains { start in
+                folded[start] == scheme[0] && folded[start..<start + scheme.count].elementsEqual(scheme)
+            }
+        }
     }
+
+    private static let scriptSchemes: [[UInt8]] = [
+        "javascript:", "vbscript:", "livescript:", "data:text/html", "data:application/", "data:text/xml", "data:image/svg",
+    ].map { Array($0.utf8) }
 
     /// `value` without the XML whitespace around it.
     static func trimmed(_ value: String) -> String {
