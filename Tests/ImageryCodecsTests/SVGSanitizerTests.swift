@@ -107,6 +107,23 @@ import ImageryTestSupport
         #expect(try Self.sanitized(identified).contains("<rect style=\"fill:red\">"))
     }
 
+    @Test("A document type XMLParser cannot take is refused by name: an attribute declared without a default (its null default crashed the process) or any parameter entity; a declared default, and the same words quoted or in a comment, are read")
+    func unreadDeclarations() throws {
+        func document(_ subset: String) -> [UInt8] {
+            Array("<?xml version=\"1.0\"?><!DOCTYPE svg [\(subset)]><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"><rect width=\"1\" height=\"1\"/></svg>".utf8)
+        }
+        for subset in ["<!ATTLIST svg a CDATA #IMPLIED>", "<!ATTLIST rect b (x|y) #REQUIRED c CDATA \"1\">"] {
+            #expect { try SVGSanitizer.sanitize(document(subset)) } throws: { Self.isRefused($0, saying: "without a default value") }
+        }
+        // A parameter entity's text could spell either keyword, or SYSTEM, in character references.
+        for subset in ["<!ENTITY % a \"<!ATTLIST svg a CDATA #IMPLIED>\"> %a;", "<!ENTITY % a \"&#60;!ENTITY b &#83;YSTEM 'c'>\"> %a;"] {
+            #expect { try SVGSanitizer.sanitize(document(subset)) } throws: { Self.isRefused($0, saying: "parameter entity") }
+        }
+        for subset in ["<!ATTLIST svg a CDATA #FIXED \"1\" b CDATA \"2\">", "<!ENTITY e \"#IMPLIED\"><!-- <!ATTLIST svg a CDATA #IMPLIED> % -->"] {
+            #expect(try Self.sanitized(document(subset)).contains("<rect"), "\(subset)")
+        }
+    }
+
     @Test("A declared encoding libxml2 does not decode itself is refused by name, however the declaration hides it; UTF-8, UTF-16's name and ISO-8859-1 are read", arguments: [
         #"<?xml version="1.0" encoding="UTF-7"?>"#,
         #"<?xml version="1.0" encoding = 'utf-7' ?>"#,
@@ -187,6 +204,42 @@ import ImageryTestSupport
         #expect(try Self.sanitized(bytes) == "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" height=\"1\" width=\"1\"><g xml:space=\"preserve\"><text> a  b </text></g></svg>")
     }
 
+    @Test("A name the output would spell differently goes, and two prefixes bound to XLink on one element keep one href, so the output sanitizes to itself (a fuzz finding)")
+    func fixedPoint() throws {
+        // libFuzzer's input (scripts/fuzz.sh svg, 2026-11-27): `:mlns` was written as `mlns`, in
+        // the place `:mlns` sorts, so sanitizing the output again moved it.
+        let finding = #"<svg :mlns="http://www.w3.org/2000/svg" width="4" height="4"><image onloadwidth="4" height="4" href="data:image/png;base64AAd0SU1FBUMTM6NDM6MjQrMEA6MDD3WaCkAAAAAElFTkSuQmCC"/></svg>"#
+        let output = try Self.sanitized(Array(finding.utf8))
+        #expect(output == #"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" height="4" width="4"><image height="4"></image></svg>"#)
+        #expect(try Self.sanitized(Array(output.utf8)) == output)
+        // `a:href` is written as `xlink:href`, which sorts after `x`; a second `xlink:href` on the
+        // element would make the output malformed.
+        let doubled = Self.svg(##"<use a:href="#r" xlink:href="#s" :y="2" x="1"/><rect id="r"/><rect id="s"/>"##, root: #" xmlns:a="http://www.w3.org/1999/xlink""#)
+        let kept = try Self.sanitized(doubled)
+        #expect(kept.contains(##"<use x="1" xlink:href="#r"></use>"##), "\(kept)")
+        #expect(try Self.sanitized(Array(kept.utf8)) == kept)
+    }
+
+    @Test("A processing instruction without data goes like any other (libxml2 hands Foundation's XMLParser a null pointer for it, which crashed the process: a fuzz finding)")
+    func instructionWithoutData() throws {
+        let plain = #"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="1" height="1"/></svg>"#
+        let expected = try Self.sanitized(Array(plain.utf8))
+        for text in [
+            "<?a?>" + plain,
+            #"<?xml version="1.0"?><?xml-stylesheet?>"# + "\n" + plain,
+            plain.replacingOccurrences(of: "<rect", with: "<?les?><rect"),
+            plain + "<?end?>",
+        ] {
+            #expect(try Self.sanitized(Array(text.utf8)) == expected, "\(text)")
+        }
+        // libFuzzer's input (scripts/fuzz.sh svg, 2026-11-27): malformed after the instruction,
+        // so refused, no longer a crash.
+        let finding = try #require(Data(base64Encoded: "PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSI0IiBoZWlnaHQ9IjIiPkFBZFRBQUFPcGdBQUE2bUFBQUYzQ2N1bEU4QUFBQUJsQk1GRTJDWVlNUzF5TmxRQXJyaGVpZ3pvIE16b3lOQ3N3TURvd01JWUVNREQzV2FDa0FBQUFBNC42MzI4MTIgQ0MiLz4+Cjw/bGVzPz4KPCEvRE8AAHUAAAAAAAAAAAAAAAAAAAAAADwvc3ZnPgo="))
+        #expect { try SVGSanitizer.sanitize(Array(finding)) } throws: { Self.isRefused($0, saying: "not well-formed") }
+        // Only an instruction's target followed at once by `?>` changes; a comment's text too.
+        #expect(SVGInstructions.givenData(Array("<?a?><?b c?><??><?d\t?><!-- <?e?> --><?f".utf8)) == Array("<?a ?><?b c?><??><?d\t?><!-- <?e ?> --><?f".utf8))
+    }
+
     @Test("Not an SVG, or not well-formed: refused")
     func refusals() throws {
         #expect(throws: ImageError.self) { try SVGSanitizer.sanitize(Array("<html><svg></svg></html>".utf8)) }
@@ -202,5 +255,6 @@ import ImageryTestSupport
             let before = String(decoding: bytes, as: UTF8.self).components(separatedBy: element).count
             #expect(output.components(separatedBy: element).count == before, "\(name): \(element)")
         }
+        #expect(try Self.sanitized(Array(output.utf8)) == output)
     }
 }

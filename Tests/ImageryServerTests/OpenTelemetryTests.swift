@@ -319,14 +319,5 @@ enum TestCertificates {
 
 /// Whether python3 can decode OTLP (PyPI's opentelemetry-proto), for the test collector.
 enum OTLPCollector {
-    static let isAvailable: Bool = {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import opentelemetry.proto.collector.trace.v1.trace_service_pb2"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }()
+    static let isAvailable = ChildProcess.pythonImports("opentelemetry.proto.collector.trace.v1.trace_service_pb2")
 }

@@ -65,20 +65,8 @@ package enum ChildProcess {
     package static func run(
         _ executable: String, _ arguments: [String], output: String = "/dev/null", environment: [String: String] = [:]
     ) async throws -> Outcome {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
         let started = ContinuousClock.now
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in merged { free(pointer) } }
-        let spawned = environment.isEmpty ? posix_spawn(&pid, executable, &actions, nil, argv, environ) : posix_spawn(&pid, executable, &actions, nil, argv, merged)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
-        let child = pid
+        let child = try spawn(executable, arguments, output: output, environment: environment)
         // A cancelled test (its suite's time limit) kills the child, which ends the wait. The
         // child is marked exited before it is reaped, so the kill never reaches a reused PID.
         let exited = Locked(false)
@@ -87,6 +75,34 @@ package enum ChildProcess {
         } onCancel: {
             exited.withLock { exited in if !exited { kill(child, SIGKILL) } }
         }
+    }
+
+    /// Whether python3 imports `module` (a PyPI package a test drives), for a test's
+    /// `.enabled(if:)`. Blocks its caller until python3 exits, in `waitpid` (Foundation's
+    /// `waitUntilExit` would spin a core meanwhile); python3 bounds an import itself.
+    package static func pythonImports(_ module: String) -> Bool {
+        guard let python = onPath("python3"), let child = try? spawn(python, ["-c", "import \(module)"]) else { return false }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        return status == 0
+    }
+
+    private static func spawn(
+        _ executable: String, _ arguments: [String], output: String = "/dev/null", environment: [String: String] = [:]
+    ) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in merged { free(pointer) } }
+        let spawned = environment.isEmpty ? posix_spawn(&pid, executable, &actions, nil, argv, environ) : posix_spawn(&pid, executable, &actions, nil, argv, merged)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+        return pid
     }
 
     private static func wait(for child: pid_t, exited: Locked<Bool>, started: ContinuousClock.Instant) async -> Outcome {

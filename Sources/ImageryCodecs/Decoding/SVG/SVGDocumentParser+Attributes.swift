@@ -13,11 +13,19 @@ extension SVGDocumentParser {
     /// Keeps attributes without a namespace, `xlink:href` (in whatever prefix the document
     /// bound to XLink) and `xml:space`/`xml:lang`; drops event handlers, script schemes, links
     /// out of the document and CSS that loads anything.
+    ///
+    /// The output is a fixed point: sanitizing it again gives the same bytes. So attributes are
+    /// written in the order of the names written, a name with an empty prefix or local part
+    /// (`:x`, which libxml2 reports as it is) goes rather than being read as `x`, and of two
+    /// prefixes bound to XLink the first `href` (by qualified name) stays: a second
+    /// `xlink:href` would make the output malformed.
     func sanitizedAttributes(of element: String, _ attributes: [String: String]) -> Attributes {
         var result = Attributes()
+        var names: Set<String> = []
         for (qualified, original) in attributes.sorted(by: { $0.key < $1.key }) {
-            let parts = qualified.split(separator: ":", maxSplits: 1).map(String.init)
-            let local = parts.last ?? qualified
+            let parts = qualified.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard !parts.contains(where: \.isEmpty) else { continue }
+            let local = parts[parts.count - 1]
             var name = local
             if parts.count == 2 {
                 let uri = namespace(ofPrefix: parts[0])
@@ -32,6 +40,7 @@ extension SVGDocumentParser {
             } else if local.lowercased().hasPrefix("on") {
                 continue   // event handlers
             }
+            guard !names.contains(name) else { continue }
             var value = original
             if local == "href" {
                 guard let kept = reference(value, of: element, into: &result) else { continue }
@@ -49,8 +58,10 @@ extension SVGDocumentParser {
             case "style": result.filter = Self.filterProperty(in: value) ?? result.filter
             default: break
             }
+            names.insert(name)
             result.written.append((name, value))
         }
+        result.written.sort { $0.name < $1.name }
         return result
     }
 

@@ -43,7 +43,8 @@ final class SVGDocumentParser: NSObject, XMLParserDelegate {
     func parse(_ bytes: [UInt8]) throws(ImageError) -> [UInt8] {
         // From a stream, which XMLParser feeds to libxml2 in chunks: given the whole document at
         // once, libxml2 refuses one over 10 MB ("huge input lookup") whatever SVG_UNLIMITED says.
-        let parser = XMLParser(stream: InputStream(data: Data(bytes)))
+        // An instruction without data crashed Foundation's XMLParser (SVGInstructions).
+        let parser = XMLParser(stream: InputStream(data: Data(SVGInstructions.givenData(bytes))))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
         parser.shouldResolveExternalEntities = false

@@ -12,11 +12,13 @@ import Imagery
 /// with `@import` or escapes, attributes of editors' namespaces, comments, processing
 /// instructions (`xml-stylesheet`) and the document type: its internal entities are expanded in
 /// attribute values first, and one that declares an external entity (`SYSTEM` or `PUBLIC` in
-/// its internal subset) is refused. In text, Linux's `XMLParser` reports no entity reference
+/// its internal subset) is refused, as is one with a parameter entity or an attribute declared
+/// without a default (``SVGDocumentType``). In text, Linux's `XMLParser` reports no entity reference
 /// but the five predefined and character references, so `&name;` there is dropped.
 /// `<image>` keeps a `data:` URL only of a PNG or baseline JPEG whose size fits the pixel
 /// limit. A document declared in an encoding libxml2 does not decode itself (UTF-7, Shift_JIS
-/// …) is refused (``SVGEncoding``). What stays is well-formed SVG that renders as the original
+/// …) is refused (``SVGEncoding``); a processing instruction without data is given a space
+/// before libxml2 reads it (``SVGInstructions``). What stays is well-formed SVG that renders as the original
 /// did without its scripts and outside references; the same document always gives the same
 /// bytes.
 ///
@@ -47,6 +49,9 @@ public enum SVGSanitizer {
         try SVGEncoding.check(bytes)
         if SVGDocumentType.declaresExternalContent(bytes) {
             throw .corrupt(.svg, detail: "the document type declares an external entity (SYSTEM or PUBLIC in its internal subset)")
+        }
+        if let declaration = SVGDocumentType.unreadDeclaration(bytes) {
+            throw .corrupt(.svg, detail: "the document type \(declaration), which Foundation's XMLParser cannot read")
         }
         let parser = SVGDocumentParser(limits: limits, maximumImagePixels: maximumImagePixels, inputLength: bytes.count)
         let output = try parser.parse(bytes)
