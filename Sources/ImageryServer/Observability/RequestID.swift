@@ -3,7 +3,7 @@ import Tracing
 
 /// The id that names one request in logs, traces and its answer's `X-Request-ID`: the caller's,
 /// when it follows imgproxy's rule (letters, digits, `_` and `-`, here at most 128 of them),
-/// else Hummingbird's own (32 hex digits: a random prefix of the process and a counter, made
+/// else Hummingbird's own (up to 32 hex digits: a random prefix of the process and a counter, made
 /// with no system call on the hot path).
 ///
 /// It travels in the request's `ServiceContext`, beside its trace, so every line logged about
