@@ -361,6 +361,31 @@ let package = Package(
             path: "Tests/ImageryURLFuzz",
             swiftSettings: strictSettings
         ),
+        // imagery-server's HTTP surface driven in process, with a loopback origin double: the
+        // HTTP property tests and the HTTP fuzz target share it.
+        .target(
+            name: "ImageryHTTPSurface",
+            dependencies: [
+                "Imagery",
+                "ImageryCodecs",
+                "ImageryServer",
+                "ImageryTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/ImageryHTTPSurface",
+            swiftSettings: strictSettings
+        ),
+        // The HTTP fuzz target (scripts/fuzz.sh http); built plainly, it replays inputs.
+        .executableTarget(
+            name: "imagery-http-fuzz",
+            dependencies: ["Imagery", "ImageryServer", "ImageryHTTPSurface"],
+            path: "Tests/ImageryHTTPFuzz",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ImageryServerTests",
             dependencies: [
@@ -373,6 +398,8 @@ let package = Package(
                 "ImageryHTTPClient",
                 "ImageryTestSupport",
                 "imagery-url-fuzz",
+                "imagery-http-fuzz",
+                "ImageryHTTPSurface",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

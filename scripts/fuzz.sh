@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes Imagery with libFuzzer and AddressSanitizer.
-# Usage: scripts/fuzz.sh [decoders|heif|avif|jxl|svg|tiff|bmp|ico|animation|url] [seconds] [extra libFuzzer flags...]
+# Usage: scripts/fuzz.sh [decoders|heif|avif|jxl|svg|tiff|bmp|ico|animation|url|http] [seconds] [extra libFuzzer flags...]
 #   decoders (the default): every decoder and the thumbnailer, seeded with the test images.
 #   heif, avif, jxl, svg, tiff, bmp, ico: the same harness held to one format (inputs of another are
 #     skipped), seeded with that format's test images; built with every format trait whose
@@ -12,15 +12,35 @@
 #   url: imagery-server's path, signature, option and source checks (Tests/ImageryURLFuzz),
 #     seeded with Fuzz/url-seeds. Built plainly, the same target replays inputs; the server
 #     tests replay the seeds and any findings/url-*.
+#   http: imagery-server's router in process (Tests/ImageryHTTPFuzz), each input a request's
+#     method, path and headers and its loopback origin's status, headers and body, with every
+#     setting that changes header handling on; seeded with Fuzz/http-seeds, steered by
+#     Fuzz/http.dict. The server tests replay the seeds and any findings/http-*.
 # Findings land in Fuzz/findings/. Leaks inside fontconfig and Foundation's XMLParser are left
 # aside (Fuzz/lsan-suppressions.txt says why).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=decoders
-case "${1:-}" in decoders|heif|avif|jxl|svg|tiff|bmp|ico|animation|url) target=$1; shift ;; esac
+case "${1:-}" in decoders|heif|avif|jxl|svg|tiff|bmp|ico|animation|url|http) target=$1; shift ;; esac
 seconds=${1:-300}
 shift || true
 mkdir -p "$root/Fuzz/findings"
+
+if [ "$target" = http ]; then
+    cd "$root"
+    # As url below; the whole server (NIO, Hummingbird, AsyncHTTPClient) is instrumented too.
+    swift build -c release --product imagery-http-fuzz --scratch-path .build-fuzz \
+        --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING \
+        -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+    corpus=${IMAGERY_FUZZ_CORPUS:-$(mktemp -d)}
+    mkdir -p "$corpus"
+    cp Fuzz/http-seeds/* "$corpus"/
+    # Leaks are not findings here: the server keeps caches and a client for the process's life.
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/imagery-http-fuzz "$corpus" \
+        -dict=Fuzz/http.dict -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -max_len=8192 \
+        -artifact_prefix=Fuzz/findings/http- -print_final_stats=1 "$@"
+    exit
+fi
 
 if [ "$target" = url ]; then
     cd "$root"

@@ -15,7 +15,8 @@ public struct ClientHints: Sendable, Hashable {
     /// The hints' header names, for `Vary` and `Accept-CH`.
     public static let headerNames = ["DPR", "Width", "Sec-CH-DPR", "Sec-CH-Width"]
 
-    /// Above 0, at most ``ImgproxyLimits/maximumDPR``; `nil` when absent or unreadable.
+    /// ``ImgproxyLimits/minimumDPR`` to ``ImgproxyLimits/maximumDPR`` (a larger hint is held
+    /// there); `nil` when absent, unreadable or smaller.
     public var dpr: Double?
     /// Physical pixels, 1 to ``ImgproxyLimits/maximumOutputSide``; `nil` when absent or unreadable.
     public var width: Int?
@@ -23,7 +24,7 @@ public struct ClientHints: Sendable, Hashable {
     /// The hints from header values (`Sec-CH-DPR` before `DPR`, as the caller chooses); values
     /// out of range or unreadable are ignored, as a hint may be.
     public init(dpr: String?, width: String?) {
-        if let value = dpr.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }), value.isFinite, value > 0 {
+        if let value = dpr.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }), value.isFinite, value >= ImgproxyLimits.minimumDPR {
             self.dpr = min(value, ImgproxyLimits.maximumDPR)
         }
         if let value = width.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), (1...ImgproxyLimits.maximumOutputSide).contains(value) {
@@ -41,10 +42,15 @@ public struct ClientHints: Sendable, Hashable {
 
     /// Fills in what `options` leave unsaid: the `dpr` when it is 1, then the width when neither
     /// side is given, in CSS pixels at that `dpr` (rounded up, so the result is never narrower).
+    /// Hints that would take the options past their size limit (a `DPR` of 8 on a URL's own
+    /// largest box) are ignored, as a hint may be, rather than refusing the URL.
     public func apply(to options: inout ImgproxyOptions) {
-        if options.dpr == 1, let dpr { options.dpr = dpr }
-        if options.width == 0, options.height == 0, let width {
-            options.width = Int((Double(width) / options.dpr).rounded(.up))
+        var hinted = options
+        if hinted.dpr == 1, let dpr { hinted.dpr = dpr }
+        if hinted.width == 0, hinted.height == 0, let width {
+            hinted.width = Int((Double(width) / hinted.dpr).rounded(.up))
         }
+        guard (try? hinted.check()) != nil else { return }
+        options = hinted
     }
 }

@@ -156,10 +156,11 @@ extension ImgproxyOptions: ImgproxyOptionSet {
         flag(["circle"], \.circle, default: false),
     ]
 
-    /// The processing options' size limit: the output box, `dpr` and zoom included.
+    /// The processing options' size limit: the output box and the minimum sizes, `dpr` and
+    /// zoom included.
     func check() throws(ImgproxyError) {
         let side = Double(ImgproxyLimits.maximumOutputSide)
-        guard Double(width) * dpr * zoomWidth <= side, Double(height) * dpr * zoomHeight <= side else {
+        guard Double(max(width, minWidth)) * dpr * zoomWidth <= side, Double(max(height, minHeight)) * dpr * zoomHeight <= side else {
             throw ImgproxyError(.invalidOption, "size: at most \(ImgproxyLimits.maximumOutputSide) pixels a side, dpr and zoom included")
         }
     }

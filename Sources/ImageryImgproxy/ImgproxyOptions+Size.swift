@@ -43,8 +43,8 @@ extension ImgproxyOptions {
             // One factor for both axes, or one across and one down.
             try arguments.expect(atLeast: 1)
             try arguments.expect(atMost: 2)
-            let range = Double.leastNonzeroMagnitude...ImgproxyLimits.maximumZoom
-            let why = "must be above 0 and at most \(number(ImgproxyLimits.maximumZoom))"
+            let range = ImgproxyLimits.minimumZoom...ImgproxyLimits.maximumZoom
+            let why = "must be \(number(ImgproxyLimits.minimumZoom)) to \(number(ImgproxyLimits.maximumZoom))"
             options.zoomWidth = try arguments.double(at: 0, in: range, why) ?? 1
             options.zoomHeight = arguments.values.count == 2 ? try arguments.double(at: 1, in: range, why) ?? 1 : options.zoomWidth
         } write: { options in
@@ -55,8 +55,8 @@ extension ImgproxyOptions {
         ImgproxyOption(names: ["dpr"]) { options, arguments throws(ImgproxyError) in
             try arguments.expect(exactly: 1)
             options.dpr = try arguments.double(
-                at: 0, in: Double.leastNonzeroMagnitude...ImgproxyLimits.maximumDPR,
-                "must be above 0 and at most \(number(ImgproxyLimits.maximumDPR))"
+                at: 0, in: ImgproxyLimits.minimumDPR...ImgproxyLimits.maximumDPR,
+                "must be \(number(ImgproxyLimits.minimumDPR)) to \(number(ImgproxyLimits.maximumDPR))"
             ) ?? 1
         } write: { options in
             options.dpr == 1 ? nil : [number(options.dpr)]

@@ -35,7 +35,7 @@ struct ImgproxyResize: ImageProcessing, Hashable {
         guard width > 0 || height > 0 else { return image }
         guard width > 0, height > 0 else {
             let resize: Resize = width > 0 ? .width(width) : .height(height)
-            return image.resampled(try resize.plan(for: size, allowsUpscaling: enlarge))
+            return image.resampled(try Self.bounded(resize.plan(for: size, allowsUpscaling: enlarge)))
         }
         switch type {
         case .fit:
@@ -73,7 +73,9 @@ extension ImgproxyResize {
         try gravity.validate()
         let sourceWidth = Double(image.width), sourceHeight = Double(image.height)
         let (scale, resized, output) = scaledGeometry(for: PixelSize(width: image.width, height: image.height))
-        let window = (width: Double(output.width) / scale.x, height: Double(output.height) / scale.y)
+        // Held to the source: a scale so small that the output is held at one pixel would
+        // otherwise read a window far wider than the image (and a resampler kernel as wide).
+        let window = (width: min(sourceWidth, Double(output.width) / scale.x), height: min(sourceHeight, Double(output.height) / scale.y))
         var origin = (x: 0.0, y: 0.0)
         if output != resized {
             if gravity == .smart {
@@ -84,10 +86,18 @@ extension ImgproxyResize {
             }
             origin = (min(origin.x, sourceWidth - window.width), min(origin.y, sourceHeight - window.height))
         }
-        return image.resampled(ResizePlan(
+        return image.resampled(try Self.bounded(ResizePlan(
             outputSize: PixelSize(width: output.width, height: output.height),
             sourceRect: SourceRect(x: origin.x, y: origin.y, width: window.width, height: window.height)
-        ))
+        )))
+    }
+
+    /// `plan`, when its output is within ``ImgproxyLimits/maximumOutputPixels``.
+    static func bounded(_ plan: ResizePlan) throws(ImageError) -> ResizePlan {
+        guard plan.outputSize.pixelCount <= ImgproxyLimits.maximumOutputPixels else {
+            throw .invalidRequest("the result would be \(plan.outputSize), more than \(ImgproxyLimits.maximumOutputPixels) pixels")
+        }
+        return plan
     }
 
     /// The scale and sizes ``scaled(_:)`` works with for a source of `size`: the type's scale,
@@ -123,12 +133,18 @@ extension ImgproxyResize {
             if scale.x > 1 { scale = (1, scale.y / scale.x) }
             if scale.y > 1 { scale = (scale.x / scale.y, 1) }
         }
-        let resized = (width: max(1, Int((sourceWidth * scale.x).rounded())), height: max(1, Int((sourceHeight * scale.y).rounded())))
+        let resized = (width: Self.side(sourceWidth * scale.x), height: Self.side(sourceHeight * scale.y))
         var output = resized
         if width > 0, height > 0, type == .fill || type == .fillDown {
-            output = (min(resized.width, max(1, Int((Double(width) * zoomWidth).rounded()))),
-                      min(resized.height, max(1, Int((Double(height) * zoomHeight).rounded()))))
+            output = (min(resized.width, Self.side(Double(width) * zoomWidth)), min(resized.height, Self.side(Double(height) * zoomHeight)))
         }
         return (scale, resized, output)
+    }
+
+    /// A side in whole pixels, at least 1; held far below `Int`'s range (a source's sides and
+    /// the scale are each bounded, their product only by the limits ``bounded(_:)`` enforces).
+    private static func side(_ value: Double) -> Int {
+        guard value.isFinite else { return value > 0 ? 1 << 40 : 1 }
+        return max(1, Int(min(value, 0x1p40).rounded()))
     }
 }

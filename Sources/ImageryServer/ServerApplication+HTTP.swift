@@ -7,6 +7,11 @@ extension ServerApplication {
     /// The HTTP server over this server's parts, with the drain among its services. Hummingbird
     /// stops its services in reverse order: the HTTP server first (its in-flight requests end),
     /// then the drain, which closes the HTTP client last. Tests drive it without a socket.
+    package func application() -> some ApplicationProtocol {
+        application(instance: InstanceName(configuration: configuration))
+    }
+
+    /// The HTTP server, named `instance` in `X-Imagery-Instance`.
     func application(
         instance: InstanceName, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {

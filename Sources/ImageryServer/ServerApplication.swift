@@ -103,7 +103,7 @@ package struct ServerApplication: Sendable {
             tiers: tiers,
             negotiation: configuration.negotiation,
             settings: digest, clientHints: configuration.enableClientHints,
-            errorCacheControl: configuration.errorCacheControl, errors: errors, logger: logger
+            errors: errors, logger: logger
         )
         images.setsCanonicalHeader = configuration.setCanonicalHeader
         images.fallback = configuration.fallbackImage
@@ -111,7 +111,7 @@ package struct ServerApplication: Sendable {
         self.info = InfoEndpoint(
             preflight: preflight, pipeline: pipeline, tiers: tiers,
             settings: digest, headers: configuration.headerPolicy, now: configuration.clock,
-            errorCacheControl: configuration.errorCacheControl, errors: errors, logger: logger
+            errors: errors, logger: logger
         )
         if let root = configuration.demoRoot {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []

@@ -55,11 +55,10 @@ struct ConnectionGuardTests {
         let (admitted, refused) = try Self.servers { _ in .ok(Fixtures.rocket) }
         defer { admitted.stop(); refused.stop() }
         let resolver = RebindingResolver(first: ["127.0.0.1"], later: ["127.0.0.2"])
-        let loader = Self.guarded(resolver)
-
         // "rebind.test" is in no DNS: the bytes can only come through the checked address.
-        let bytes = try await loader.loadData(for: .url(URL(string: "http://rebind.test:\(admitted.port)/photo.jpg")!)) { _ in }
-        try await loader.shutdown()
+        let bytes = try await Self.guarded(resolver).shuttingDown { loader in
+            try await loader.loadData(for: .url(URL(string: "http://rebind.test:\(admitted.port)/photo.jpg")!)) { _ in }
+        }
 
         #expect(bytes == Fixtures.rocket)
         #expect(admitted.hits("/photo.jpg") == 1)

@@ -60,30 +60,29 @@ struct HTTPClientDataLoaderTests {
         defer { gate.open() }
         let server = try TestHTTPServer { request in request.path == "/missing.jpg" ? .status(404) : .gated(body, gate: gate) }
         defer { server.stop() }
-        let loader = HTTPClientDataLoader()
+        try await HTTPClientDataLoader().shuttingDown { loader in
+            let response = try await loader.response(for: .url(server.url("/body.jpg")))
+            #expect(response.expectedLength == Int64(body.count))
+            var iterator = response.body.makeAsyncIterator()
+            var received: [UInt8] = [], chunks = 0
+            // The server sends the first half and waits: these bytes can only have come before the rest was sent
+            while received.count < body.count / 2, let chunk = try await iterator.next() {
+                received += chunk
+                chunks += 1
+            }
+            #expect(received.count == body.count / 2)
+            gate.open()
+            while let chunk = try await iterator.next() {
+                received += chunk
+                chunks += 1
+            }
+            #expect(received == body)
+            #expect(chunks > 2)
 
-        let response = try await loader.response(for: .url(server.url("/body.jpg")))
-        #expect(response.expectedLength == Int64(body.count))
-        var iterator = response.body.makeAsyncIterator()
-        var received: [UInt8] = [], chunks = 0
-        // The server sends the first half and waits: these bytes can only have come before the rest was sent
-        while received.count < body.count / 2, let chunk = try await iterator.next() {
-            received += chunk
-            chunks += 1
+            await #expect(throws: DataLoadingError.notFound(source: server.url("/missing.jpg").absoluteString)) {
+                _ = try await loader.response(for: .url(server.url("/missing.jpg")))
+            }
         }
-        #expect(received.count == body.count / 2)
-        gate.open()
-        while let chunk = try await iterator.next() {
-            received += chunk
-            chunks += 1
-        }
-        #expect(received == body)
-        #expect(chunks > 2)
-
-        await #expect(throws: DataLoadingError.notFound(source: server.url("/missing.jpg").absoluteString)) {
-            _ = try await loader.response(for: .url(server.url("/missing.jpg")))
-        }
-        try await loader.shutdown()
     }
 
     @Test("A declared 10 GB body is refused from its Content-Length, before the body is read")
@@ -191,5 +190,22 @@ struct HTTPClientDataLoaderTests {
         }
         #expect(refusing == .failure(.redirectRefused(source: server.url("/b.jpg").absoluteString, detail: "refused by the hop check")))
         #expect(server.events.count("request") == 3)
+    }
+}
+
+extension HTTPClientDataLoader {
+    /// `body` with this loader, which is shut down however `body` ends: a loader released
+    /// without it traps in AsyncHTTPClient's debug check, which would end the whole test run
+    /// on one test's failed `try`, not that test.
+    func shuttingDown<T>(_ body: (HTTPClientDataLoader) async throws -> T) async throws -> T {
+        let result: T
+        do {
+            result = try await body(self)
+        } catch {
+            try? await shutdown()
+            throw error
+        }
+        try await shutdown()
+        return result
     }
 }

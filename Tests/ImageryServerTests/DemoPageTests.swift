@@ -135,6 +135,25 @@ enum HeadlessBrowser {
         try await run(["--scripts"] + urls)
     }
 
+    /// Each of `urls` opened as the page, in order, every one checked to have loaded as itself;
+    /// `nil` (a known issue) where chromedriver cannot start on a developer's machine.
+    static func openedPages(_ urls: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [ScriptReport.Page]? {
+        let report = try await scripts(urls)
+        if report.exitCode == 2, report.output.contains("could not start chromium"), !CIRun.isActive {
+            withKnownIssue("chromedriver could not start on this machine", isIntermittent: true) {
+                Issue.record("\(report.output)")
+            }
+            return nil
+        }
+        #expect(report.exitCode == 0, "\(report.output)", sourceLocation: sourceLocation)
+        let pages = try JSONDecoder().decode(ScriptReport.self, from: Data(report.output.utf8)).pages
+        try #require(pages.count == urls.count, "\(report.output)", sourceLocation: sourceLocation)
+        for (page, url) in zip(pages, urls) {
+            #expect(page.href == url && page.complete && page.root == "svg", "the browser read another document than \(url): \(report.output)", sourceLocation: sourceLocation)
+        }
+        return pages
+    }
+
     private static func run(_ arguments: [String]) async throws -> (exitCode: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

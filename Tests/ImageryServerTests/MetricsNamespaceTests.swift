@@ -11,7 +11,8 @@ import Testing
 struct MetricsNamespaceTests {
     @Test(
         "IMGPROXY_PROMETHEUS_NAMESPACE=edge: every series, the server's and the pipeline's, is named edge_…",
-        .tags(.integration), .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
+        .tags(.integration), .offUnderSanitizer,
+        .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
     )
     func everySeriesIsNamespaced() async throws {
         let server = try ServerProcess.start(["--port", "0"], environment: ["IMGPROXY_PROMETHEUS_NAMESPACE": "edge"])

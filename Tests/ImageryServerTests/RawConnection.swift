@@ -91,8 +91,10 @@ final class RawConnection: Sendable {
     }
 
     /// One response: its head as text, and a body of its `Content-Length`; `nil` when the
-    /// connection closed first or `limit` passed.
-    func readResponse(within limit: Duration = .seconds(120)) async -> (head: String, body: [UInt8])? {
+    /// connection closed first or `limit` passed. The default is `ServerHarness.get`'s, for its
+    /// reason: in a full run on two cores an answer's decode can wait minutes behind other
+    /// suites' work.
+    func readResponse(within limit: Duration = .seconds(240)) async -> (head: String, body: [UInt8])? {
         await onThread { [descriptor] in
             var received: [UInt8] = []
             let deadline = ContinuousClock.now + limit

@@ -67,7 +67,8 @@ struct ServerLogHandlerTests {
 
     @Test(
         "IMGPROXY_LOG_FORMAT=gcp: the server's own lines are JSON that Cloud Logging reads",
-        .tags(.integration), .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
+        .tags(.integration), .offUnderSanitizer,
+        .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
     )
     func serverWritesTheFormat() async throws {
         let marker = #""severity":"INFO","message":"listening""#

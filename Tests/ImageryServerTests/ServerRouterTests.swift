@@ -85,13 +85,15 @@ struct ServerRouterTests {
         }
     }
 
-    @Test("A refused path gets its status and line from the catch-all, with the instance header and short caching")
+    @Test("A refused path gets its status and line from the catch-all, with the instance header, imgproxy's policy and no caching")
     func refusals() async throws {
         try await Self.withRouter { client, _ in
             try await client.execute(uri: "/unsafe/zoom_in:2/plain/local:///rocket.jpg", method: .get) { response in
                 #expect(response.status == .badRequest)
                 #expect(String(buffer: response.body) == "unknown option: zoom_in\n")
-                #expect(response.headers[.cacheControl] == "public, max-age=10")
+                #expect(response.headers[.cacheControl] == nil)
+                #expect(response.headers[.contentSecurityPolicy] == "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox")
+                #expect(response.headers[.xContentTypeOptions] == "nosniff")
                 #expect(response.headers[.imageryInstance] == "test-instance")
             }
             try await client.execute(uri: "/", method: .get) { response in

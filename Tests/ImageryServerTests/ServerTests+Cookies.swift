@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import Imagery
 @testable import ImageryServer
 import ImageryTestSupport
@@ -57,6 +58,33 @@ extension ServerTests {
         }
         defer { second.cancel() }
         #expect(try await second.get(path).status == 502)
+    }
+
+    @Test("An error made with a client's cookies is private, no-store, whatever --error-cache-control says; without cookies errors carry that setting, or nothing by default")
+    func cookiedErrorsAreNotStored() async throws {
+        let origin = try Self.sessionOrigin()
+        defer { origin.stop() }
+        let path = Self.plain(origin, "/mine.jpg")
+        let server = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.cookiePassthrough.isEnabled = true
+            $0.errorCacheControl = "public, max-age=10"
+        }
+        defer { server.cancel() }
+        // The origin refuses an unknown session: the 502 says something of this client's access.
+        let refused = try await server.get(path, headers: [("Cookie", "session=z")])
+        #expect(refused.status == 502 && refused.header("cache-control") == "private, no-store", "\(refused.status) \(refused.header("cache-control") ?? "none")")
+        let info = try await server.get("/info/unsafe/s:1/plain/http://127.0.0.1:\(origin.port)/mine.jpg", headers: [("Cookie", "session=z")])
+        #expect(info.status == 502 && info.header("cache-control") == "private, no-store")
+        let anonymous = try await server.get(path)
+        #expect(anonymous.status == 502 && anonymous.header("cache-control") == "public, max-age=10")
+        #expect(anonymous.header("x-content-type-options") == "nosniff")
+
+        let plain = try await ServerHarness.start { $0.allowLoopbackSources = true }
+        defer { plain.cancel() }
+        let error = try await plain.get(path)
+        #expect(error.status == 502 && error.header("cache-control") == nil, "imgproxy 4 sends no Cache-Control on errors")
+        #expect(error.header("content-security-policy") == SecurityHeadersMiddleware<BasicRequestContext>.policy)
     }
 
     @Test("Cookies go to the request's own host (port aside) or --cookie-base-url's, never across a redirect to another host; --cookie-passthrough-all sends them anywhere")

@@ -31,10 +31,9 @@ extension ServerTests {
 
         for source in ["/missing.jpg", "/broken"] {
             let reply = try await server.get(Self.plain(origin, source, options: "rs:fill:40:30/f:png"))
-            #expect(reply.status == 200 && reply.header("content-type") == "image/png", "\(source)")
+            let image = ServerHarness.expectImage(reply, .png, "\(source)")
             #expect(reply.header("cache-control") == "max-age=60, public")
-            let image = try ServerHarness.image(reply)
-            #expect(image.width == 40 && image.height == 30)
+            #expect(image?.width == 40 && image?.height == 30, "\(source)")
         }
         let timedOut = try await server.get("/unsafe/w:25/plain/http://127.0.0.1:\(silent.port)/slow.jpg")
         #expect(try timedOut.status == 200 && ServerHarness.image(timedOut).width == 25)
@@ -74,6 +73,7 @@ extension ServerTests {
         let missing = try await kept.get(Self.plain(origin, "/missing.jpg"))
         #expect(missing.status == 404)
         #expect(missing.header("content-type")?.hasPrefix("image/") == true)   // negotiated as any image is: an opaque PNG goes out as JPEG
+        #expect(ImageFormat(sniffing: missing.body)?.mimeType == missing.header("content-type"), "the body is what its Content-Type says")
         #expect(missing.header("cache-control") == "public, max-age=99")
         #expect(try ServerHarness.image(missing).width == 300)
         #expect(try await kept.get(Self.plain(origin, "/broken")).status == 502)

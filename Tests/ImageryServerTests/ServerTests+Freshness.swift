@@ -40,6 +40,45 @@ extension ServerTests {
         #expect(HTTPDate.parseRFC3339("2015-10-21 07:28:00") == nil && HTTPDate.parseRFC3339("2015-10-21T07:28:00") == nil)
     }
 
+    @Test("A date outside the years 1 to 9999 is no date, in every form and every sign; any time is written, held to those years")
+    func httpDatesOutOfRange() {
+        #expect(HTTPDate.parse("Mon, 01 Jan 0001 00:00:00 GMT") == HTTPDate.seconds.lowerBound)
+        #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT") == HTTPDate.seconds.upperBound)
+        for text in ExtremeValues.fixedDates where !["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+                                                      "Mon, 01 Jan 0001 00:00:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT", "Thu, 01 Jan 1970 00:00:00 GMT",
+                                                      "Sun, 31 Feb 9999 23:59:60 GMT"].contains(text) {
+            #expect(HTTPDate.parse(text) == nil, "\(text.prefix(60))")
+        }
+        for text in ExtremeValues.dates(count: 2_000, seed: 9) { _ = HTTPDate.parse(text) }   // none traps
+        #expect(HTTPDate.format(.min) == "Mon, 01 Jan 0001 00:00:00 GMT" && HTTPDate.format(.max) == "Fri, 31 Dec 9999 23:59:59 GMT")
+    }
+
+    @Test("Cache-Control's ages are delta-seconds held at ten years; anything but digits is 0, so stale at once")
+    func cacheControlAges() {
+        #expect(CacheControl("public, max-age=60").age == 60)
+        #expect(CacheControl("max-age=60, s-maxage=5").age == 5)
+        #expect(CacheControl("max-age=9223372036854775807").age == CacheControl.maximumAge)
+        #expect(CacheControl("max-age=99999999999999999999999999").age == CacheControl.maximumAge)
+        #expect(CacheControl("s-maxage=60, max-age=-9223372036854775808").age == 60)
+        for value in ["-1", "-9223372036854775808", "1e9", "nan", "", "+5", "0x10"] {
+            #expect(CacheControl("max-age=\(value)").age == 0, "\(value)")
+        }
+        #expect(CacheControl("public").age == nil && CacheControl("no-store").forbidsStoring)
+        #expect(CacheControl.aged("public, max-age=9223372036854775807", by: .max) == "public, max-age=0")
+        #expect(CacheControl.aged("max-age=100, s-maxage=-5", by: 30) == "max-age=70, s-maxage=0")
+        #expect(CacheControl.maximumAge(in: "public, max-age=9223372036854775808") == CacheControl.maximumAge)
+
+        // The policy: a stored copy of an age past Int is fresh for ten years, then stale; a
+        // negative one is never stored.
+        var policy = ResponseHeaderPolicy(cacheControl: "public, max-age=1")
+        policy.passesCacheControlThrough = true
+        let madeAt = 1_700_000_000
+        let long = policy.lifetime(of: SourceHeaders(cacheControl: "max-age=9223372036854775807"), madeAt: madeAt)
+        #expect(long == .sourceCacheControl("max-age=9223372036854775807", freshUntil: madeAt + CacheControl.maximumAge))
+        let negative = policy.lifetime(of: SourceHeaders(cacheControl: "max-age=-9223372036854775808"), madeAt: madeAt)
+        #expect(negative == .notStored("max-age=-9223372036854775808"))
+    }
+
     @Test("Last-Modified is the source's, raised to the buster; If-Modified-Since gets 304 (If-None-Match first); --use-last-modified=false sends none")
     func lastModified() async throws {
         let origin = try Self.freshnessOrigin()

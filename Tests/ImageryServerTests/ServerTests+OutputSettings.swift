@@ -63,7 +63,10 @@ extension ServerTests {
         do { let size = try await Self.size(rotating, origin, aqua, "c:1000:500/rs:fit:200:200/ar:0"); #expect(size == "200x100") }
     }
 
-    @Test("--enforce-thumbnail (and eth:1) decodes a HEIC's embedded thumbnail whatever its size", .enabled(if: ImageDecoder.supportedFormats.contains(.heic), "needs the HEIF trait"))
+    @Test(
+        "--enforce-thumbnail (and eth:1) decodes a HEIC's embedded thumbnail whatever its size",
+        .enabled(if: CIRun.runs(needingTrait: "HEIF", compiled: ImageDecoder.supportedFormats.contains(.heic)), "needs the HEIF trait: swift test --traits HEIF")
+    )
     func enforceThumbnail() async throws {
         let origin = try Self.fixtureOrigin()
         defer { origin.stop() }

@@ -56,7 +56,7 @@ extension ServerTests {
     static func expectSVGAnswer(_ reply: ServerHarness.Reply, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(reply.status == 200, "\(reply.status) \(reply.text.prefix(200))", sourceLocation: sourceLocation)
         #expect(reply.header("Content-Type") == "image/svg+xml", sourceLocation: sourceLocation)
-        #expect(reply.header("Content-Security-Policy") == "script-src 'none'", sourceLocation: sourceLocation)
+        #expect(reply.header("Content-Security-Policy") == "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox", sourceLocation: sourceLocation)
         #expect(reply.header("X-Content-Type-Options") == "nosniff", sourceLocation: sourceLocation)
         #expect(ImageFormat(sniffing: reply.body) == .svg, sourceLocation: sourceLocation)
     }

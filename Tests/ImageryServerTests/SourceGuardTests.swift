@@ -38,6 +38,25 @@ struct SourceGuardTests {
         #expect(AddressClassifier.classify(address) == expected)
     }
 
+    /// Pure classification only: no test ever connects to one of these addresses.
+    @Test("IPv6 forms that carry an IPv4 address are as private as that address: 6to4, Teredo, ISATAP, SIIT", arguments: [
+        // 6to4, 2002:AABB:CCDD::/48.
+        ("2002:a9fe:a9fe::", AddressClass.linkLocal), ("2002:7f00:1::1", .loopback), ("2002:0a00:0001::", .private),
+        ("2002:c0a8:0101:1::1", .private), ("2002:6440:0001::", .sharedAddressSpace), ("2002:e000:0001::", .multicast),
+        ("2002:0000:0000::", .unspecified), ("2002:0808:0808::1", .public),
+        // Teredo, 2001:0::/32: the server's address, then the client's with its bits inverted.
+        ("2001:0:a9fe:a9fe::1", .linkLocal), ("2001:0:0808:0808:0:0:80ff:fffe", .loopback),
+        ("2001:0:0808:0808:8000:f227:f5ff:fffe", .private), ("2001:0:0808:0808:8000:f227:f7f7:f7f7", .public),
+        // ISATAP: 0:5efe or 200:5efe before the IPv4 address, under any prefix.
+        ("2001:4860::5efe:a9fe:a9fe", .linkLocal), ("2001:4860::200:5efe:7f00:1", .loopback),
+        ("2001:4860::5efe:c0a8:1", .private), ("2001:4860::200:5efe:808:808", .public),
+        // SIIT's IPv4-translated form, ::ffff:0:a.b.c.d: refused as IPv4 in IPv6 clothing.
+        ("::ffff:0:127.0.0.1", .ipv4Mapped), ("::ffff:0:a9fe:a9fe", .ipv4Mapped), ("::ffff:0:8.8.8.8", .ipv4Mapped),
+    ])
+    func embeddedIPv4(_ address: String, _ expected: AddressClass) {
+        #expect(AddressClassifier.classify(address) == expected)
+    }
+
     @Test("Host names are not IP literals")
     func names() {
         for name in ["localhost", "example.com", "127.0.0.1.nip.io", "0x7f000001", "2130706433", ""] {

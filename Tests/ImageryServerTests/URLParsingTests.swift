@@ -13,12 +13,7 @@ struct URLParsingTests {
     @Test("The fuzz target's seeds and findings replay cleanly: each path is served or refused with a 4xx that names no local path", .tags(.integration), .offUnderSanitizer,
           .enabled(if: ChildProcess.executable("imagery-url-fuzz") != nil, "the imagery-url-fuzz executable is not beside the test bundle"))
     func fuzzSeedsReplay() async throws {
-        let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fuzz")
-        let seeds = try FileManager.default.contentsOfDirectory(atPath: fuzz.appendingPathComponent("url-seeds").path)
-            .map { fuzz.appendingPathComponent("url-seeds/\($0)").path }
-        let findings = ((try? FileManager.default.contentsOfDirectory(atPath: fuzz.appendingPathComponent("findings").path)) ?? [])
-            .filter { $0.hasPrefix("url-") }.map { fuzz.appendingPathComponent("findings/\($0)").path }
+        let (seeds, findings) = try FuzzInputs.files(seeds: "url-seeds", findings: "url-")
         #expect(seeds.count >= 10)
         let replay = try await ChildProcess.run(try #require(ChildProcess.executable("imagery-url-fuzz")), seeds + findings)
         #expect(replay.exitCode == 0)

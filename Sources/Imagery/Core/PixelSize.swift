@@ -11,8 +11,12 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
-    /// Width times height.
-    public var pixelCount: Int { width * height }
+    /// Width times height; `Int.max` when that is more than `Int` holds (a size read from a
+    /// file's header may say 2³² a side).
+    public var pixelCount: Int {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? .max : count
+    }
 
     public var description: String { "\(width)x\(height)" }
 }

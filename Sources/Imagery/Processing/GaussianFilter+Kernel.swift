@@ -13,6 +13,9 @@ extension GaussianFilter {
     /// Integer weights of the kernel's right half, centre first: `weights[0] + 2 × Σ
     /// weights[1...] == 256`.
     static func fixedPointHalfKernel(sigma: Double) -> [UInt16] {
+        // Below a quarter pixel every side tap rounds to 0 of 256, so the kernel is the identity;
+        // far below it, 2σ² underflows to 0 and the centre would be exp(-0/0), NaN.
+        guard sigma.isFinite, sigma >= 0.25 else { return [256, 0] }
         let radius = max(1, Int((3 * sigma).rounded(.up)))
         let exact = (0...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = exact[0] + 2 * exact.dropFirst().reduce(0, +)

@@ -250,8 +250,9 @@ package struct ServerConfiguration: Sendable {
     /// `Cache-Control` of successful responses. Default: a year, immutable: a URL names its
     /// options and source, so its bytes never change.
     package var cacheControl = "public, max-age=31536000, immutable"
-    /// `Cache-Control` of error responses: short, so a fixed origin is seen soon. Default: 10 s.
-    package var errorCacheControl = "public, max-age=10"
+    /// `Cache-Control` of error responses; `nil` for none, as imgproxy 4 sends none. An error
+    /// made with a client's cookies is `private, no-store` whatever this says. Default: none.
+    package var errorCacheControl: String?
     /// Whether answers carry an `ETag` and `If-None-Match` is answered. Default: `true`.
     package var useETag = true
     /// Mixed into every ETag, so that changing it changes them all. Default: none.

@@ -50,7 +50,7 @@ extension ServerSettings {
         .flag("enforce-webp", "Answer WebP to clients whose best is WebP even when the URL names another format.", \.negotiation.enforceWebP, imgproxy: "IMGPROXY_ENFORCE_WEBP").changing(.bytes),
         .flag("return-attachment", "Content-Disposition: attachment by default, so that browsers download rather than show (a URL's att says otherwise).", \.returnAttachment, imgproxy: "IMGPROXY_RETURN_ATTACHMENT").changing(.storedHeaders),
         .required("cache-control", "Cache-Control of images: a URL names its options and source, so its bytes never change.", \.cacheControl, imgproxy: "IMGPROXY_TTL, in seconds (max-age=N, public; no immutable)", check: headerValue).changing(.storedHeaders),
-        .required("error-cache-control", "Cache-Control of errors: short, so a fixed origin is seen soon.", \.errorCacheControl, check: headerValue).changing(.nothingStored),
+        .text("error-cache-control", "Cache-Control of errors (default: none, as imgproxy 4; errors made with a client's cookies are always private, no-store).", \.errorCacheControl, check: headerValue).changing(.nothingStored),
     ]
 
     /// Why `value` cannot be a header value, or `nil`.

@@ -14,8 +14,8 @@ struct ErrorReporting: Sendable {
     let logger: Logger
     let reportsDownloads: Bool
     let development: Bool
-    /// `Cache-Control` of error answers.
-    let cacheControl: String
+    /// `Cache-Control` of error answers (`--error-cache-control`); `nil` for none.
+    let cacheControl: String?
 
     init(configuration: ServerConfiguration, logger: Logger) {
         self.logger = logger
@@ -25,12 +25,14 @@ struct ErrorReporting: Sendable {
     }
 
     /// Logs `error` as its kind asks and makes its answer; `what` names the failed request in
-    /// the log (`request failed`, `info failed`).
-    func response(for error: ServerError, what: String = "request failed") -> Response {
+    /// the log (`request failed`, `info failed`). An error made with a client's cookies
+    /// (`isPrivate`) may say something of that client's access to the source, so no cache
+    /// keeps it, whatever `--error-cache-control` says: the shipped edge ignores `Vary`.
+    func response(for error: ServerError, what: String = "request failed", isPrivate: Bool = false) -> Response {
         log(error, what: what)
         var shown = error
         if development, let detail = error.detail { shown.message += "\ndetail: " + detail }
-        return PlainResponse.error(shown, cacheControl: cacheControl)
+        return PlainResponse.error(shown, cacheControl: isPrivate ? "private, no-store" : cacheControl)
     }
 
     func log(_ error: ServerError, what: String) {

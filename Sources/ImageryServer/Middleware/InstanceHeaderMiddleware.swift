@@ -8,12 +8,7 @@ struct InstanceHeaderMiddleware<Context: RequestContext>: RouterMiddleware {
     let instance: InstanceName
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            response = try error.response(from: request, context: context)
-        }
+        var response = try await answer(request, context: context, next: next)
         response.headers[.imageryInstance] = instance.value
         return response
     }

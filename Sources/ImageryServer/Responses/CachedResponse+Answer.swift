@@ -44,7 +44,7 @@ extension CachedResponse {
         case .ours, .notStored:
             break
         case let .sourceCacheControl(value, _):
-            cacheControl = ResponseHeaderPolicy.aged(value, by: now() - madeAt)
+            cacheControl = CacheControl.aged(value, by: now() - madeAt)
         case let .sourceExpires(date):
             cacheControl = "max-age=\(max(0, date - now())), public"
         }
@@ -54,7 +54,7 @@ extension CachedResponse {
             let left = expires - now()
             guard left > 0 else { throw ServerError(status: .notFound, message: "the URL has expired") }
             // A server that says no-cache (no max-age) keeps saying it.
-            if let stored = fields[.cacheControl].flatMap(Self.maximumAge) {
+            if let stored = fields[.cacheControl].flatMap(CacheControl.maximumAge) {
                 fields[.cacheControl] = (isPrivate ? "private" : "public") + ", max-age=\(min(left, stored))"
             }
         }
@@ -78,12 +78,6 @@ extension CachedResponse {
 
     /// RFC 5987's attr-char: what a `filename*` value carries unencoded.
     private static let attributeCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&+-.^_`|~")
-
-    /// The `max-age` of a `Cache-Control` value, if it has one.
-    static func maximumAge(in value: String) -> Int? {
-        guard let range = value.range(of: "max-age=") else { return nil }
-        return Int(value[range.upperBound...].prefix { $0.isNumber })
-    }
 
     /// `If-None-Match`: a list of tags, weak or strong, or `*`.
     static func matches(_ ifNoneMatch: String, _ etag: String) -> Bool {

@@ -76,6 +76,9 @@ struct CachedResponse: Sendable {
         self.etag = etag
         self.varyAccept = varyAccept
         self.source = SourceHeaders(cacheControl: source.cacheControl, expires: source.expires, lastModified: source.lastModified)
+        // A stored answer's time is read back from disk or a bucket: held to the dates a header
+        // can say, so that no age computed from it can overflow.
+        let madeAt = min(max(madeAt, HTTPDate.seconds.lowerBound), HTTPDate.seconds.upperBound)
         self.madeAt = madeAt
         self.facts = facts
         self.answersETag = policy.usesETag
@@ -95,14 +98,9 @@ struct CachedResponse: Sendable {
         common[.contentLength] = String(body.readableBytes)
         notModifiedHeaders = common
         var headers = common
+        // A document a browser may open (an SVG above all) gets its policy and nosniff from
+        // SecurityHeadersMiddleware, as every other answer does.
         headers[.contentType] = contentType
-        if contentType == ImageFormat.svg.mimeType {
-            // A document a browser may run, opened from this origin: no script runs in it even
-            // if the source's were kept (--sanitize-svg=false), and no browser reads it as
-            // anything but SVG.
-            headers[.contentSecurityPolicy] = "script-src 'none'"
-            headers[.xContentTypeOptions] = "nosniff"
-        }
         if policy.sendsDebugHeaders { headers.append(contentsOf: facts.headers) }
         self.headers = headers
     }
@@ -149,6 +147,4 @@ struct CachedResponse: Sendable {
 extension HTTPField.Name {
     /// `Link`, for the canonical URL of an image.
     static let link = HTTPField.Name("Link")!
-    /// `X-Content-Type-Options`, for SVG answers.
-    static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
 }

@@ -1,17 +1,30 @@
 /// HTTP dates (`Last-Modified`, `Expires`, `If-Modified-Since`) and RFC 3339 times (imgproxy's
 /// `IMGPROXY_LAST_MODIFIED_BUSTER`), to and from Unix seconds, by the calendar's arithmetic:
 /// no formatter, no locale and no time zone database, so parsing costs nothing on a hit.
+///
+/// Every date comes from outside (a client, an origin, a stored answer), so a year outside
+/// ``years`` is no date at all: the arithmetic below then never sees a number it could
+/// overflow on, whatever the header says.
 enum HTTPDate {
+    /// The years a date may name: four digits, as every form spells them.
+    static let years = 1...9999
+
     private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// RFC 9110's IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// The Unix seconds of those years' first and last seconds.
+    static let seconds = -62_135_596_800...253_402_300_799
+
+    /// RFC 9110's IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`; a time outside ``seconds`` is
+    /// written as its nearest end.
     static func format(_ seconds: Int) -> String {
+        let seconds = min(max(seconds, Self.seconds.lowerBound), Self.seconds.upperBound)
         let days = seconds.floorDivided(by: 86_400), time = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         let weekday = weekdays[(days + 3).floorModulo(7)]   // 1970-01-01 was a Thursday
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+        let fourDigits = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)   // as the form says
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(fourDigits) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
     }
 
     /// An HTTP date in any of RFC 9110's three forms (IMF-fixdate, RFC 850, asctime); `nil` for
@@ -24,7 +37,7 @@ enum HTTPDate {
             (day, month, year, clock) = (Int(words[1]), monthNumber(words[2]), Int(words[3]), words[4])
         case 4 where words[3] == "GMT":   // Sunday, 06-Nov-94 08:49:37 GMT
             let parts = words[1].split(separator: "-").map(String.init)
-            guard parts.count == 3, let short = Int(parts[2]) else { return nil }
+            guard parts.count == 3, parts[2].utf8.count == 2, let short = Int(parts[2]), (0...99).contains(short) else { return nil }
             (day, month, year, clock) = (Int(parts[0]), monthNumber(parts[1]), short < 70 ? 2000 + short : 1900 + short, words[2])
         case 5:   // Sun Nov  6 08:49:37 1994
             (day, month, year, clock) = (Int(words[2]), monthNumber(words[1]), Int(words[4]), words[3])
@@ -32,7 +45,7 @@ enum HTTPDate {
             return nil
         }
         let time = clock.split(separator: ":").compactMap { Int($0) }
-        guard let day, let month, let year, time.count == 3, (1...31).contains(day), (0...23).contains(time[0]),
+        guard let day, let month, let year, years.contains(year), time.count == 3, (1...31).contains(day), (0...23).contains(time[0]),
               (0...59).contains(time[1]), (0...60).contains(time[2])
         else { return nil }
         return days(year: year, month: month, day: day) * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]
@@ -51,7 +64,7 @@ enum HTTPDate {
         guard utf8.count >= 20, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), [UInt8(ascii: "T"), UInt8(ascii: "t")].contains(utf8[10]),
               utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"),
               let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19), years.contains(year),
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
         var index = 19

@@ -54,11 +54,10 @@ struct ResponseHeaderPolicy: Sendable, Hashable {
     func lifetime(of source: SourceHeaders, madeAt: Int) -> Lifetime {
         guard passesCacheControlThrough else { return .ours }
         if let value = source.cacheControl, !value.isEmpty {
-            let directives = Self.directives(value)
-            if directives.keys.contains(where: { ["no-store", "private", "no-cache"].contains($0) }) { return .notStored(value) }
-            let age = (directives["s-maxage"] ?? directives["max-age"]).flatMap { Int($0 ?? "") }
-            if let age, age <= 0 { return .notStored(value) }
-            return .sourceCacheControl(value, freshUntil: age.map { madeAt + $0 })
+            let control = CacheControl(value)
+            if control.forbidsStoring { return .notStored(value) }
+            if let age = control.age, age <= 0 { return .notStored(value) }
+            return .sourceCacheControl(value, freshUntil: control.age.map { madeAt + $0 })
         }
         if let text = source.expires {
             // An Expires that is not a date means "already expired" (RFC 9111).
@@ -66,31 +65,6 @@ struct ResponseHeaderPolicy: Sendable, Hashable {
             return .sourceExpires(date)
         }
         return .ours
-    }
-
-    /// `Cache-Control`'s directives, lowercased, with their values unquoted.
-    static func directives(_ value: String) -> [String: String?] {
-        var directives: [String: String?] = [:]
-        for part in value.split(separator: ",") {
-            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let name = pieces.first?.lowercased(), !name.isEmpty else { continue }
-            directives[name] = pieces.count > 1 ? String(pieces[1].filter { $0 != "\"" }) : String?.none
-        }
-        return directives
-    }
-
-    /// `value` with its `max-age` and `s-maxage` lowered by `age` seconds (never below 0), for a
-    /// stored copy of a response whose source's `Cache-Control` is passed through.
-    static func aged(_ value: String, by age: Int) -> String {
-        guard age > 0 else { return value }
-        return value.split(separator: ",", omittingEmptySubsequences: false).map { part -> String in
-            let trimmed = part.trimmingCharacters(in: .whitespaces)
-            for name in ["max-age=", "s-maxage="] where trimmed.lowercased().hasPrefix(name) {
-                guard let seconds = Int(trimmed.dropFirst(name.count).filter { $0 != "\"" }) else { return String(part) }
-                return (part.hasPrefix(" ") ? " " : "") + name + String(max(0, seconds - age))
-            }
-            return String(part)
-        }.joined(separator: ",")
     }
 
     /// `value` made for one client only: `private` instead of `public`, no `s-maxage`, so that no

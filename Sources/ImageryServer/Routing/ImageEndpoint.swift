@@ -21,7 +21,6 @@ struct ImageEndpoint: Sendable {
     var setsCanonicalHeader = false
     /// What stands in for a source that cannot be had, and how it is served.
     var fallback: FallbackImageSettings = FallbackImageSettings()
-    let errorCacheControl: String
     /// How failures are logged and answered.
     let errors: ErrorReporting
     let logger: Logger
@@ -64,7 +63,7 @@ struct ImageEndpoint: Sendable {
                 }
             }
         } catch {
-            return errors.response(for: error)
+            return errors.response(for: error, isPrivate: cookies != nil)
         }
     }
 

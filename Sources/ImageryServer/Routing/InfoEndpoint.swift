@@ -20,7 +20,6 @@ struct InfoEndpoint: Sendable {
     let headers: ResponseHeaderPolicy
     /// Seconds since 1970: when an answer is made.
     let now: @Sendable () -> Int
-    let errorCacheControl: String
     /// How failures are logged and answered.
     let errors: ErrorReporting
     let logger: Logger
@@ -43,7 +42,7 @@ struct InfoEndpoint: Sendable {
                 try await info(asked.options, source: asked.source)
             }
         } catch {
-            return errors.response(for: error, what: "info failed")
+            return errors.response(for: error, what: "info failed", isPrivate: cookies != nil)
         }
     }
 

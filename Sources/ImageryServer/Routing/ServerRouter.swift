@@ -8,8 +8,9 @@ import NIOCore
 /// a second health path). With `--path-prefix` every route sits in a group under it, the
 /// health checks included, as imgproxy's do. HEAD is answered by each GET route without its body.
 ///
-/// Middleware, outermost first: the request id, the request's span (when traced), the instance header,
-/// metrics and the request log see every answer; CORS answers preflights before the method
+/// Middleware, outermost first: the request id, the request's span (when traced), the instance
+/// header, the security headers (imgproxy's policy and nosniff), metrics and the request log see
+/// every answer; CORS answers preflights before the method
 /// check refuses OPTIONS; the secret is checked after both, since a browser's preflight never
 /// carries credentials.
 enum ServerRouter {
@@ -60,6 +61,7 @@ enum ServerRouter {
                 RequestSpanMiddleware()
             }
             InstanceHeaderMiddleware(instance: parts.instance)
+            SecurityHeadersMiddleware()
             MetricsMiddleware(metrics: parts.metrics)
             RequestLogMiddleware(logger: parts.logger)
             if let origin = parts.allowOrigin {
@@ -98,6 +100,8 @@ enum ServerRouter {
             var headers = HTTPFields()
             headers[.contentType] = "text/html; charset=utf-8"
             headers[.cacheControl] = "no-cache"
+            // Its own policy: it shows this server's images and its inline style, and runs nothing.
+            headers[.contentSecurityPolicy] = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: demo))
         }
         routes.get("/info/**") { request, _ in

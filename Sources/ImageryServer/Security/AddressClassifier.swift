@@ -22,8 +22,8 @@ enum AddressClass: String, Sendable, Equatable {
     case multicast
     /// 0.0.0.0/8 and ::, which many stacks treat as "this host".
     case unspecified
-    /// ::ffff:a.b.c.d: an IPv4 address in IPv6 clothing, refused outright so that no spelling
-    /// of a private IPv4 address slips through as "IPv6".
+    /// ::ffff:a.b.c.d (and SIIT's ::ffff:0:a.b.c.d): an IPv4 address in IPv6 clothing, refused
+    /// outright so that no spelling of a private IPv4 address slips through as "IPv6".
     case ipv4Mapped = "IPv4-mapped IPv6"
     /// Documentation, benchmarking, broadcast, future use, NAT64, IPv4-compatible and other
     /// special-purpose ranges that no origin should live in.
@@ -79,13 +79,23 @@ enum AddressClassifier {
         }
     }
 
-    /// `bytes` in network order, 16 of them.
+    /// `bytes` in network order, 16 of them. An address that carries an IPv4 address inside it
+    /// (6to4, Teredo, ISATAP) is as private as that address: a relay or a host that unwraps it
+    /// reaches the IPv4 host, so `2002:a9fe:a9fe::` is the link-local 169.254.169.254.
     static func classify(ipv6 bytes: [UInt8]) -> AddressClass {
+        let byPrefix = classify(ipv6Prefix: bytes)
+        guard byPrefix == .public else { return byPrefix }
+        return embeddedIPv4(in: bytes).lazy.map(classify(ipv4:)).first { $0 != .public } ?? .public
+    }
+
+    private static func classify(ipv6Prefix bytes: [UInt8]) -> AddressClass {
         precondition(bytes.count == 16, "an IPv6 address has 16 bytes")
         let head = bytes.prefix(10)
         if bytes.allSatisfy({ $0 == 0 }) { return .unspecified }
         if bytes.dropLast().allSatisfy({ $0 == 0 }), bytes[15] == 1 { return .loopback }
         if head.allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF { return .ipv4Mapped }
+        // ::ffff:0:a.b.c.d, SIIT's IPv4-translated form (RFC 2765): the same address again.
+        if bytes.prefix(8).allSatisfy({ $0 == 0 }), bytes[8] == 0xFF, bytes[9] == 0xFF, bytes[10] == 0, bytes[11] == 0 { return .ipv4Mapped }
         if bytes.prefix(12).allSatisfy({ $0 == 0 }) { return .reserved }   // ::a.b.c.d, IPv4-compatible (deprecated)
         switch (bytes[0], bytes[1]) {
         case (0xFF, _): return .multicast
@@ -97,5 +107,19 @@ enum AddressClassifier {
         case (0x01, 0x00) where bytes[2...7].allSatisfy({ $0 == 0 }): return .reserved   // discard-only
         default: return .public
         }
+    }
+
+    /// The IPv4 addresses an IPv6 address carries: 6to4's (`2002:AABB:CCDD::/48`, RFC 3056),
+    /// Teredo's server and client (`2001:0::/32`, the client's bits inverted, RFC 4380), and
+    /// ISATAP's (an interface identifier of `0:5efe:a.b.c.d` or `200:5efe:a.b.c.d`, RFC 5214).
+    static func embeddedIPv4(in bytes: [UInt8]) -> [[UInt8]] {
+        var found: [[UInt8]] = []
+        if bytes[0] == 0x20, bytes[1] == 0x02 { found.append(Array(bytes[2...5])) }
+        if bytes[0] == 0x20, bytes[1] == 0x01, bytes[2] == 0, bytes[3] == 0 {
+            found.append(Array(bytes[4...7]))
+            found.append(bytes[12...15].map { ~$0 })
+        }
+        if bytes[8] & 0xFC == 0, bytes[9] == 0, bytes[10] == 0x5E, bytes[11] == 0xFE { found.append(Array(bytes[12...15])) }
+        return found
     }
 }

@@ -10,6 +10,13 @@ extension DecodeKey {
     /// second image). An unreadable header costs nothing: its decode fails at once.
     func decodingCost(of bytes: [UInt8]) -> Int {
         guard let format = ImageFormat(sniffing: bytes), let stored = ImageHeader.size(of: bytes, format: format) else { return 0 }
+        // A vector canvas is rendered at the size asked, whatever it declares.
+        if format == .svg { return vectorCost(stored: stored) }
+        // A raster header past the pixel limit (its sides are whatever the file says, up to 2³²
+        // each) is refused by the decoder before it allocates: it costs nothing here, and every
+        // sum below is of numbers the limit holds.
+        let (pixels, overflow) = stored.width.multipliedReportingOverflow(by: stored.height)
+        guard !overflow, pixels <= maximumPixelCount else { return 0 }
         if let animation, [.gif, .webp].contains(format) {
             let frames = ImageHeader.frameCount(of: bytes, format: format, limit: animation.maximumFrameCount)
             if frames > 1 { return animationCost(stored: stored, frames: frames) }
@@ -70,7 +77,8 @@ extension DecodeKey {
     private func vectorCost(stored: PixelSize) -> Int {
         let scale = resize.flatMap { try? $0.plan(for: stored, allowsUpscaling: true) }?.scale ?? 1
         let rendered = Double(stored.width) * scale * Double(stored.height) * scale
-        return Int(min(rendered.rounded(.up), Double(maximumPixelCount)))
+        guard rendered < Double(maximumPixelCount) else { return maximumPixelCount }   // NaN and infinity too
+        return Int(rendered.rounded(.up))
     }
 
     private func pow2(_ value: Double) -> Double { value * value }

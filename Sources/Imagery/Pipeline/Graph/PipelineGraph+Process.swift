@@ -52,6 +52,11 @@ extension PipelineGraph {
                     complete(job, run, .success(decoded), stored: false)
                 } else {
                     let charge = processingCharge(decoded, run)
+                    if let pixelBudget, charge.held + charge.cost > pixelBudget.ceiling {
+                        // As a decode is: larger than the budget, it would run alone; larger than the machine, never.
+                        let detail = "processing needs about \((charge.held + charge.cost) >> 18) MB at once, more than this machine's \(pixelBudget.ceiling >> 18) MB"
+                        return complete(job, run, .failure(.processingFailed(source: run.source.description, .invalidRequest(detail))), stored: false)
+                    }
                     let handoff = Locked<Decoded?>(decoded)
                     job.enqueue(on: processing, cost: charge.cost, held: charge.held) { [unowned self] in runProcessors(job, run, on: handoff) }
                 }
@@ -90,8 +95,8 @@ extension PipelineGraph {
         var charge = (held: 0, cost: 0)
         for frame in frames {
             let input = PixelSize(width: frame.width, height: frame.height)
-            charge.held += input.pixelCount
-            charge.cost += max(0, run.request.processors.footprint(for: input).peak - input.pixelCount)
+            charge.held = min(charge.held + input.pixelCount, ProcessingFootprint.ceiling)
+            charge.cost = min(charge.cost + max(0, run.request.processors.footprint(for: input).peak - input.pixelCount), ProcessingFootprint.ceiling)
         }
         return charge
     }
@@ -203,7 +208,9 @@ extension PipelineGraph {
             job.work = nil
             guard self.processJobs[run.key] === job, !job.isDone else { return }   // every caller left meanwhile
             if let entry {
-                let cost = self.pixelBudget == nil ? 0 : ImageHeader.size(of: entry.image)?.pixelCount ?? 0
+                // The entry's header is read back from disk: its product is checked, and capped as every cost is.
+                let size = self.pixelBudget == nil ? nil : ImageHeader.size(of: entry.image)
+                let cost = size.map { $0.width.multipliedReportingOverflow(by: $0.height) }.map { $0.overflow ? 1 << 50 : min($0.partialValue, 1 << 50) } ?? 0
                 job.enqueue(on: self.decodes, cost: cost) { [unowned self] in decodeStored(job, run, entry) }
             } else {
                 self.attachDecode(job, run)

@@ -303,7 +303,9 @@ extension ImageResponse {
     /// than the request's pixel limit, since the request asked to be refused such images.
     func fits(_ request: ImageRequest) -> Bool {
         let original = image.metadata.originalSize
-        return original.width * original.height <= request.maximumPixelCount
+        // A size read back from a disk entry: checked, not trusted.
+        let (pixels, overflow) = original.width.multipliedReportingOverflow(by: original.height)
+        return !overflow && pixels <= request.maximumPixelCount
     }
 }
 

@@ -13,12 +13,21 @@ package struct ProcessingFootprint: Sendable, Hashable {
 
     /// A run that makes a new image of `output`'s size beside its input of `input`'s.
     package static func copying(_ input: PixelSize, to output: PixelSize, scratch: Int = 0) -> Self {
-        Self(output: output, peak: input.pixelCount + output.pixelCount + scratch)
+        Self(output: output, peak: sum(input.pixelCount, output.pixelCount, scratch))
     }
 
     /// A run that changes its input in place, holding only `scratch` besides.
     package static func inPlace(_ input: PixelSize, scratch: Int = 0) -> Self {
-        Self(output: input, peak: input.pixelCount + scratch)
+        Self(output: input, peak: sum(input.pixelCount, scratch))
+    }
+
+    /// The most a footprint says: far past any machine, and small enough that the budget's sums
+    /// of running costs never overflow. Sizes come from options and headers, so each term is
+    /// held to it before they are added.
+    package static let ceiling = 1 << 50
+
+    private static func sum(_ terms: Int...) -> Int {
+        Swift.min(terms.reduce(0) { $0 + Swift.min(Swift.max($1, 0), ceiling) }, ceiling)
     }
 }
 

@@ -12,7 +12,8 @@ extension SVGDocumentParser {
 
     /// Keeps attributes without a namespace, `xlink:href` (in whatever prefix the document
     /// bound to XLink) and `xml:space`/`xml:lang`; drops event handlers, script schemes, links
-    /// out of the document and CSS that loads anything.
+    /// out of the document and CSS that loads anything, however escapes, comments or case
+    /// spell it (``SVGStyle/mayLoad(_:)``).
     ///
     /// The output is a fixed point: sanitizing it again gives the same bytes. So attributes are
     /// written in the order of the names written, a name with an empty prefix or local part
@@ -47,7 +48,9 @@ extension SVGDocumentParser {
                 value = kept
             } else {
                 if SVGText.hasScriptScheme(value) { continue }
-                if name == "style" || value.utf8.contains(UInt8(ascii: "(")) && value.lowercased().contains("url(") {
+                // Read as CSS reads names, since renderers parse presentation attributes and
+                // animation values (`values`, `from`, `to`, `by`) as CSS: `u\72l(` is `url(`.
+                if name == "style" || SVGStyle.mayLoad(value) {
                     guard let safe = SVGStyle.sanitized(value), !safe.isEmpty else { continue }
                     value = safe
                 }

@@ -30,8 +30,10 @@ final class SVGDocumentParser: NSObject, XMLParserDelegate {
     private var open: [(name: String, node: Int)] = []
     /// The filter whose primitives are being read, and its cost so far.
     private var currentFilter: (id: String, cost: SVGReferenceGraph.FilterCost)?
-    /// Text of the `<style>` element being read.
+    /// Text of the `<style>` element being read, up to its first child element.
     private var style: String?
+    /// Whether the `<style>` element being read has had a child element.
+    private var styleHadChild = false
     private var sawRoot = false
 
     init(limits: SVGLimits, maximumImagePixels: Int, inputLength: Int) {
@@ -102,6 +104,14 @@ final class SVGDocumentParser: NSObject, XMLParserDelegate {
             skipping += 1
             return
         }
+        if style != nil {
+            // A style sheet has no elements. Its text is flushed at its own end, but closing a
+            // child flushed it early and wrote the text after that child raw, `@import` and all
+            // (`<style><g/>@import …</style>`): a child goes, with the text after it.
+            styleHadChild = true
+            skipping = 1
+            return
+        }
         // Elements with no namespace render in librsvg as SVG's do; they are written as SVG's.
         let isSVG = (namespaceURI ?? "").isEmpty || namespaceURI == Self.svgNamespace
         if !sawRoot {
@@ -137,6 +147,7 @@ final class SVGDocumentParser: NSObject, XMLParserDelegate {
         guard let (name, node) = open.popLast() else { return }
         if let text = style {
             style = nil
+            styleHadChild = false
             if let safe = SVGStyle.sanitized(text) { writeEscaped(safe, inAttribute: false) }
         }
         if name == "filter", let filter = currentFilter {
@@ -147,8 +158,8 @@ final class SVGDocumentParser: NSObject, XMLParserDelegate {
         graph.close(node)
     }
 
-    /// Scripts, embedded documents and animations that set a link or an event handler are
-    /// dropped with their content.
+    /// Scripts, embedded documents, forms (as imgproxy drops them) and animations that set a
+    /// link or an event handler are dropped with their content.
     private func keepsElement(_ name: String, attributes: [String: String]) -> Bool {
         let lowered = name.lowercased()
         if Self.droppedElements.contains(lowered) { return false }
@@ -161,7 +172,7 @@ final class SVGDocumentParser: NSObject, XMLParserDelegate {
 
     static let droppedElements: Set<String> = [
         "script", "foreignobject", "handler", "listener", "iframe", "embed", "object", "frame", "frameset",
-        "audio", "video", "canvas", "base", "link", "meta",
+        "audio", "video", "canvas", "base", "link", "meta", "form",
     ]
     static let animationElements: Set<String> = ["set", "animate", "animatetransform", "animatemotion", "animatecolor"]
 
@@ -170,7 +181,7 @@ final class SVGDocumentParser: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         guard failure == nil, skipping == 0, !open.isEmpty else { return }
         if style != nil {
-            style? += string
+            if !styleHadChild { style? += string }
         } else {
             writeEscaped(string, inAttribute: false)
         }

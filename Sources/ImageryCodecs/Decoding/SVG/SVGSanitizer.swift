@@ -4,12 +4,14 @@ import Imagery
 /// (Foundation's `XMLParser`, libxml2's parser with its entity-expansion and depth limits),
 /// held to ``SVGLimits``, and written anew with only what draws.
 ///
-/// What goes: scripts, `<foreignObject>` and other embedded documents (with their content),
-/// event-handler attributes (`onload` …), any attribute whose value names a script scheme
-/// (`javascript:` in any case, with entities, tabs or newlines inside), `<set>` and
-/// `<animate…>` elements that change a link, an event handler or a style, links that leave
+/// What goes: scripts, `<foreignObject>` and other embedded documents, and `<form>` (with
+/// their content), event-handler attributes (`onload` …), any attribute whose value names a
+/// script scheme (`javascript:` in any case, with entities, tabs or newlines inside), `<set>`
+/// and `<animate…>` elements that change a link, an event handler or a style, links that leave
 /// the document (`href` but to `#fragment`, and any `url()` in CSS but to a fragment), CSS
-/// with `@import` or escapes, attributes of editors' namespaces, comments, processing
+/// with `@import` or escapes (a presentation attribute or animation value whose escapes,
+/// comments or case spell `url(`, `image-set(`, `expression(` or `@import` too), child
+/// elements of `<style>` and its text after them, attributes of editors' namespaces, comments, processing
 /// instructions (`xml-stylesheet`) and the document type: its internal entities are expanded in
 /// attribute values first, and one that declares an external entity (`SYSTEM` or `PUBLIC` in
 /// its internal subset) is refused, as is one with a parameter entity or an attribute declared

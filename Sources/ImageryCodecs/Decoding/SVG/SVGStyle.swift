@@ -1,18 +1,32 @@
 /// The CSS of `<style>` elements, `style` attributes and presentation attributes, made safe: a
 /// `url()` may name only a fragment of the document itself, and CSS that could load or run
-/// anything another way is dropped whole.
+/// anything another way is dropped whole. What is kept is read again as CSS reads names
+/// (``readings(of:)``), so that no escape, comment or case spells a load the scan missed.
 enum SVGStyle {
-    /// Text that drops a style whole. A backslash escape could spell any of these (or `url(`)
-    /// in a way this scanner would not see, so escapes are refused too.
-    private static let refused = ["\\", "@import", "expression", "javascript:", "vbscript:", "behavior", "-moz-binding", "image-set", "@namespace"]
+    /// Names that drop a style whole: each loads or runs something wherever it stands.
+    static let loading = ["@import", "expression", "javascript:", "vbscript:", "behavior", "-moz-binding", "image-set", "@namespace"]
 
     /// `css` with every `url()` that is not a fragment replaced by `none`, or `nil` when it must
     /// be dropped.
+    ///
+    /// The rewrite is checked as well as `css`: what is returned passes unchanged, so the
+    /// sanitizer's output sanitizes to itself (replacing `url(x)` in `expressiourl(x)` spells
+    /// `expressionone`).
     static func sanitized(_ css: String) -> String? {
+        guard isAllowed(css) else { return nil }
+        let rewritten = rewritingURLs(css)
+        guard rewritten == css || isAllowed(rewritten), !loadsOutside(rewritten) else { return nil }
+        return rewritten
+    }
+
+    /// Whether `css` is free of ``loading``, script schemes and backslashes. An escape could
+    /// spell `url(` or any of those in a way the rewrite would not see, so a style that has
+    /// one goes whole; the backslash is looked for in bytes, since one joined by a combining
+    /// mark makes a character of its own that a search of characters passes over.
+    private static func isAllowed(_ css: String) -> Bool {
+        guard !css.utf8.contains(UInt8(ascii: "\\")) else { return false }
         let lowered = css.lowercased()
-        guard !refused.contains(where: { lowered.contains($0) }), !SVGText.hasScriptScheme(css) else { return nil }
-        guard lowered.contains("url(") else { return css }
-        return rewritingURLs(css)
+        return !loading.contains(where: { lowered.contains($0) }) && !SVGText.hasScriptScheme(css)
     }
 
     /// The `url(#id)` fragment named by the first `url()` in `value`, if any (a `filter`).
@@ -31,7 +45,7 @@ enum SVGStyle {
         while let start = urlStart(in: scalars, from: index) {
             result.append(contentsOf: scalars[index..<start])
             let (argument, end) = urlArgument(scalars, from: start + 4)
-            if argument.hasPrefix("#"), argument.dropFirst().allSatisfy(isIDCharacter), argument.count > 1 {
+            if isFragment(argument) {
                 result.append(contentsOf: "url(\(argument))".unicodeScalars)
             } else {
                 result.append(contentsOf: "none".unicodeScalars)
@@ -43,7 +57,7 @@ enum SVGStyle {
     }
 
     /// Where the next `url(`, in any case, begins.
-    private static func urlStart(in scalars: [Unicode.Scalar], from index: Int) -> Int? {
+    static func urlStart(in scalars: [Unicode.Scalar], from index: Int) -> Int? {
         var position = index
         while position + 4 <= scalars.count {
             // CSS names are ASCII case-insensitive.
@@ -58,7 +72,7 @@ enum SVGStyle {
 
     /// A `url(` argument as CSS reads it: quoted up to its closing quote, else up to the first
     /// `)`; and the index after the closing `)`.
-    private static func urlArgument(_ scalars: [Unicode.Scalar], from index: Int) -> (String, Int) {
+    static func urlArgument(_ scalars: [Unicode.Scalar], from index: Int) -> (String, Int) {
         var position = index
         while position < scalars.count, scalars[position].properties.isWhitespace { position += 1 }
         var argument = String.UnicodeScalarView()
@@ -76,6 +90,11 @@ enum SVGStyle {
             position += 1
         }
         return (String(argument), min(scalars.count, position + 1))
+    }
+
+    /// Whether a `url()` argument names an element of the document itself.
+    static func isFragment(_ argument: String) -> Bool {
+        argument.hasPrefix("#") && argument.count > 1 && argument.dropFirst().allSatisfy(isIDCharacter)
     }
 
     private static func isIDCharacter(_ character: Character) -> Bool {
