@@ -16,6 +16,8 @@
 #     method, path and headers and its loopback origin's status, headers and body, with every
 #     setting that changes header handling on; seeded with Fuzz/http-seeds, steered by
 #     Fuzz/http.dict. The server tests replay the seeds and any findings/http-*.
+#     IMAGERY_FUZZ_DISK=1 keeps stored answers on disk as well; IMAGERY_FUZZ_CORPUS=DIR keeps
+#     the corpus between runs.
 # Findings land in Fuzz/findings/. Leaks inside fontconfig and Foundation's XMLParser are left
 # aside (Fuzz/lsan-suppressions.txt says why).
 set -euo pipefail
