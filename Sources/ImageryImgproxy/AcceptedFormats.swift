@@ -1,8 +1,8 @@
 import Imagery
 
 /// The class of formats a client accepts, among those the server negotiates: the one thing
-/// an `Accept` header changes about a response, and so part of every response's
-/// ``ResponseVariantKey``. Browsers send `image/*` or `*/*` whether or not they decode WebP or
+/// an `Accept` header changes about a response, and so part of the key imagery-server stores
+/// every response under. Browsers send `image/*` or `*/*` whether or not they decode WebP or
 /// AVIF, so only the format's own type counts.
 ///
 /// ```swift

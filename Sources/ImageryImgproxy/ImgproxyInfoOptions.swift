@@ -123,12 +123,4 @@ public struct ImgproxyInfoOptions: Sendable, Hashable {
     }
 
     static let digests: Set<String> = ["md5", "sha1", "sha256", "sha512"]
-
-    /// Everything that changes the answer, as one string.
-    package var identity: String {
-        let flags = [size, format, dimensions, exif, pagesNumber, alpha, checksTransparency, colorspace, bands, sampleFormat,
-                     average, averageIgnoresTransparent, dominantColors, buildsMissedColors, thumbHash, perceptualHash]
-        return flags.map { $0 ? "1" : "0" }.joined() + "|\(palette)|\(blurHash.map { "\($0.x)x\($0.y)" } ?? "")"
-            + "|\(hashsums.joined(separator: ","))|\(expectedHashsum.map { $0.type + ":" + $0.hex } ?? "")|\(expires ?? 0)"
-    }
 }

@@ -296,29 +296,48 @@ package struct ImgproxyPlan: Sendable {
         return name.isEmpty || name == "/" ? "image" : name
     }
 
-    /// Everything that decides the output, as one string: two plans with the same identity
-    /// make the same image and bytes.
-    package var identity: String {
-        var parts = [request.source.identity, request.resize?.identifier ?? "original", String(request.allowsUpscaling)]
-        parts.append(request.processors.cacheIdentifier)
-        if request.ignoresEXIFOrientation { parts.append("exif-orientation-ignored") }
-        if request.prefersEmbeddedThumbnail { parts.append("embedded-thumbnail") }
-        if let animation = request.animation {
-            parts.append("animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0):\(animation.delivery)")
-        }
-        parts.append(format?.rawValue ?? "negotiated")
-        parts.append(String(quality))
-        parts.append(formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ","))
-        parts.append(String(maximumBytes))
-        parts.append(background.identifier)
-        if let bypass {
-            switch bypass {
-            case .raw: parts.append("raw")
-            case let .formats(formats): parts.append("skip:" + formats.map(\.rawValue).sorted().joined(separator: ","))
+    /// Everything that decides the answer, as one value: two plans with equal identities make
+    /// the same image, the same bytes and the same headers.
+    ///
+    /// It is read off the plan's stored properties, every one of them, so that a property added
+    /// later is part of it without anyone remembering to add it here: the string this replaces
+    /// listed them by hand and had lost autoquality, `format:best` and the metadata kept. Of the
+    /// request it takes what reaches the answer (``RequestIdentity``). `ImgproxyPlanIdentityTests`
+    /// changes each property in turn and sees the identity change.
+    package var identity: [String: AnyHashable] {
+        var parts: [String: AnyHashable] = [:]
+        for child in Mirror(reflecting: self).children {
+            guard let label = child.label else { continue }
+            switch child.value {
+            case let request as ImageRequest:
+                parts[label] = AnyHashable(RequestIdentity(request))
+            case let value as any Hashable:
+                parts[label] = AnyHashable(value)
+            default:
+                preconditionFailure("ImgproxyPlan.\(label) is not Hashable, so the plan's identity cannot hold it")
             }
         }
-        if maximumSourceBytes > 0 || maximumResultDimension > 0 { parts.append("limits:\(maximumSourceBytes):\(maximumResultDimension)") }
-        return parts.joined(separator: "|")
+        return parts
+    }
+
+    /// What of a request reaches the answer: the source and the identity it is cached under, the
+    /// decode options whole, the pixel limit (an image, or a refusal) and the processors. Not its
+    /// priority, cache options, placeholder or previews, which change when a caller is answered,
+    /// not with what.
+    package struct RequestIdentity: Hashable {
+        let source: String
+        let cacheIdentity: String?
+        let decodeOptions: ImageRequest.DecodeOptions
+        let maximumPixelCount: Int
+        let processors: String
+
+        init(_ request: ImageRequest) {
+            source = request.source.identity
+            cacheIdentity = request.cacheIdentity
+            decodeOptions = request.decodeOptions
+            maximumPixelCount = request.maximumPixelCount
+            processors = request.processors.cacheIdentifier
+        }
     }
 }
 

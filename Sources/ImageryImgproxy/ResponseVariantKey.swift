@@ -14,23 +14,23 @@ import Imagery
 /// let key = ResponseVariantKey(path: "/_/w:300/plain/https://example.com/a.jpg", accepted: .webp, settings: "q80")
 /// key.digest   // 64 hex digits: the disk tier's key
 /// ```
-public struct ResponseVariantKey: Sendable, Hashable, CustomStringConvertible {
+package struct ResponseVariantKey: Sendable, Hashable, CustomStringConvertible {
     /// The request target's path as sent, percent-encoding and all.
-    public var path: String
+    package var path: String
     /// The negotiated format class.
-    public var accepted: AcceptedFormats
+    package var accepted: AcceptedFormats
     /// The client hints that change the output, normalised (`dpr=2`); empty when none do.
-    public var clientHints: String
+    package var clientHints: String
     /// A digest of the settings that change output; the same for every request of one server.
-    public var settings: String
+    package var settings: String
     /// Who the answer is for, when it is one client's alone: a digest of the cookies a server
     /// passes to the source (`IMAGERY_COOKIE_PASSTHROUGH`) and what scopes them; empty for an
     /// answer anyone may get. Only a server's memory tier keeps keys with one: shared tiers
     /// never store such answers.
-    public var partition = ""
+    package var partition = ""
 
     /// A key for `path` as `accepted` negotiates it, under `settings`.
-    public init(path: String, accepted: AcceptedFormats, clientHints: String = "", settings: String) {
+    package init(path: String, accepted: AcceptedFormats, clientHints: String = "", settings: String) {
         self.path = path
         self.accepted = accepted
         self.clientHints = clientHints
@@ -38,13 +38,13 @@ public struct ResponseVariantKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key as one string: the fields joined by a character no path carries unencoded.
-    public var description: String {
+    package var description: String {
         ([path, accepted.rawValue, clientHints, settings] + (partition.isEmpty ? [] : [partition])).joined(separator: " ")
     }
 
     /// The SHA-256 of ``description`` in hex: the name of the key in stores that want a short,
     /// uniform one (the disk tier, object storage).
-    public var digest: String {
+    package var digest: String {
         Hex.encode(SHA256.hash(data: Array(description.utf8)))
     }
 
@@ -53,7 +53,7 @@ public struct ResponseVariantKey: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// ResponseVariantKey.settingsDigest([("quality", "80"), ("draft-headroom", "1")])
     /// ```
-    public static func settingsDigest(_ parts: [(String, String)]) -> String {
+    package static func settingsDigest(_ parts: [(String, String)]) -> String {
         let text = parts.map { "\($0.0)=\($0.1)" }.joined(separator: "\n")
         return Hex.encode(SHA256.hash(data: Array(text.utf8)).prefix(8))
     }

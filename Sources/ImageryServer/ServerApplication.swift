@@ -44,6 +44,10 @@ package struct ServerApplication: Sendable {
         exportingMetrics: (any MetricsFactory)? = nil,
         logger: Logger = Logger(label: "imagery.server")
     ) throws(ServerSetupError) {
+        var configuration = configuration
+        // One made in code rather than read by ServerSettings.load is resolved here, once, so
+        // that the preflight and the settings digest read the same presets, read once.
+        if configuration.resolved == nil { try configuration.resolve() }
         self.configuration = configuration
         self.logger = logger
         let preflight = try RequestPreflight(configuration: configuration)
@@ -52,7 +56,7 @@ package struct ServerApplication: Sendable {
         }
         self.address = try configuration.bindAddress()
         let digest = ServerSettings.settingsDigest(of: configuration)
-        _ = try configuration.s3()
+        let s3 = try configuration.s3()
         let serverMetrics = ServerMetrics(registry: metrics, namespace: configuration.prometheusNamespace, exporting: exportingMetrics)
         self.metrics = serverMetrics
         let writes = BackgroundWrites()
@@ -82,7 +86,9 @@ package struct ServerApplication: Sendable {
             ))
         }
         let errors = ErrorReporting(configuration: configuration, logger: logger)
-        let http = HTTPClientDataLoader(configuration: configuration.loading)
+        var loading = configuration.loading
+        loading.s3 = s3
+        let http = HTTPClientDataLoader(configuration: loading)
         self.http = http
         self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
         // One admission limit and one set of response tiers for images and /info answers alike.

@@ -125,24 +125,48 @@ import Glibc
         #expect(partial.pixel(x: 250, y: 499) == RGBA(red: 128, green: 128, blue: 128))
     }
 
-    /// A header claiming 65,000×65,000 is refused from the header alone. The decode runs under an
-    /// address-space limit 2 GiB above what the process already maps: an attempt to allocate the
-    /// 16.9 GB of pixels (or libjpeg's 12 GB of progressive coefficients) would fail loudly.
+    /// A header claiming 65,000×65,000 is refused from the header alone, by its size.
     @Test(arguments: [
         "jpeg_small_base_rocket_640x427.jpg", "jpeg_med_prog_greenmeadow_1280x1024.jpg",
         "png_rgba_logo_500x500.png", "gif_static_objects_256x171.gif",
     ])
-    func oversizedHeaderIsRefusedWithoutAllocating(name: String) throws {
+    func oversizedHeaderIsRefused(name: String) throws {
+        let hostile = try Self.claimingHugeSize(name)
+        #expect(throws: ImageError.tooLarge(width: 65_000, height: 65_000, limit: 100_000_000)) { try ImageDecoder().decode(hostile) }
+    }
+
+    /// The same headers, refused without allocating: the `imagery` tool reads them with its
+    /// address space capped 2 GiB above a thumbnail's needs (prlimit), so an attempt to allocate
+    /// the 16.9 GB of pixels, or libjpeg's 12 GB of progressive coefficients, would kill it. The
+    /// cap is on a child: set on this process, it would fail the allocations of the tests
+    /// running beside it.
+    @Test(.enabled(if: ChildProcess.onPath("prlimit") != nil && !Sanitizer.isActive, "needs prlimit (util-linux); a sanitizer's shadow memory outgrows any cap"))
+    func oversizedHeaderIsRefusedWithoutAllocating() async throws {
+        let tool = try #require(ChildProcess.executable("imagery"), "the imagery tool is built beside the tests")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imagery-huge-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
+        for name in ["jpeg_med_prog_greenmeadow_1280x1024.jpg", "png_rgba_logo_500x500.png", "gif_static_objects_256x171.gif"] {
+            try Data(Self.claimingHugeSize(name)).write(to: directory.appendingPathComponent("in/\(name)"))
+        }
+        let log = directory.appendingPathComponent("log.txt")
+        let outcome = try await ChildProcess.run(
+            "/bin/sh", ["-c", #"exec prlimit --as=$((3 << 30)) "$0" thumbnail "$1/in" --fit 64x64 -o "$1/out" 2>&1"#, tool, directory.path],
+            output: log.path
+        )
+        let text = try String(contentsOf: log, encoding: .utf8)
+        // 1: every file refused, each with a line; a failed allocation would be a signal (-1).
+        #expect(outcome.exitCode == 1, "\(text)")
+        #expect(text.components(separatedBy: "65000").count - 1 >= 3, "each refusal names the claimed size: \(text)")
+    }
+
+    private static func claimingHugeSize(_ name: String) throws -> [UInt8] {
         let original = try TestImages.bytes(name)
-        let hostile: [UInt8] = switch ImageFormat(sniffing: original) {
+        return switch ImageFormat(sniffing: original) {
         case .png?: HostileFiles.png(original, claimingWidth: 65_000, height: 65_000)
         case .gif?: HostileFiles.gif(original, claimingWidth: 65_000, height: 65_000)
         default: JPEGFrameHeader.settingSize(of: original, width: 65_000, height: 65_000)!
         }
-        let error = withAddressSpaceLimit(extraBytes: 2 << 30) {
-            Result { () throws(ImageError) -> Bitmap in try ImageDecoder().decode(hostile) }
-        }
-        #expect(throws: ImageError.tooLarge(width: 65_000, height: 65_000, limit: 100_000_000)) { try error.get() }
     }
 
     @Test func pixelLimitIsConfigurable() throws {
@@ -194,29 +218,4 @@ import Glibc
         }
         if someStillDecode { #expect(failures < 60, "some mutations (in metadata or padding) still decode") }
     }
-}
-
-/// Runs `body` with the process's address space capped at its current size plus `extraBytes`.
-/// Under a sanitizer the cap is skipped: TSan and ASan reserve shadow memory as they go, and a
-/// cap makes their own allocator die. (A 16.9 GB allocation would still fail loudly there.)
-func withAddressSpaceLimit<T>(extraBytes: Int, _ body: () -> T) -> T {
-    if Sanitizer.isActive { return body() }
-    var previous = rlimit()
-    getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &previous)
-    var limited = previous
-    limited.rlim_cur = rlim_t(currentAddressSpace() + extraBytes)
-    setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limited)
-    defer { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &previous) }
-    return body()
-}
-
-/// VmSize from /proc/self/status, in bytes.
-func currentAddressSpace() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmSize:") }),
-          let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else {
-        return 64 << 30
-    }
-    return kilobytes * 1024
-
 }

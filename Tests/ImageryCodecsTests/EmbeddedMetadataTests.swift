@@ -129,6 +129,11 @@ import Testing
             let back = try ImageDecoder().decode(file), before = try ImageDecoder().decode(plain)
             #expect(back.pixels == before.pixels, "lossless \(lossless): the image data is untouched")
         }
+        // IPTC has no WebP chunk: with nothing else to add, the file is left as encoded.
+        var plainEncoder = try ImageEncoder(format: .webp, quality: 80)
+        let plain = try plainEncoder.encode(logo)
+        plainEncoder.embeddedMetadata = EmbeddedMetadata(iptc: iptc)
+        #expect(try plainEncoder.encode(logo) == plain)
         let photo = try ImageDecoder().decode(rocket)
         var encoder = try ImageEncoder(format: .webp, quality: 70)
         encoder.embeddedMetadata = EmbeddedMetadata(exif: exif)
@@ -190,6 +195,26 @@ import Testing
                 _ = EmbeddedMetadata.iptcResource(in: damaged)
             }
         }
+    }
+
+    @Test("Next offsets that loop (IFD0 naming itself, IFD1 naming itself) are stepped over once: IFD1 cut off, its thumbnail zeroed")
+    func loopingDirectories() throws {
+        func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        // The fixture is big-endian; its IFD0, at 8, has four entries, so its next offset is at 58.
+        var ifd0Loop = ExifFixture.block()
+        ifd0Loop.replaceSubrange(58..<62, with: be32(8))
+        let kept = try #require(ExifBlock(ifd0Loop)?.kept(upright: true))
+        #expect(kept.count == ifd0Loop.count)
+        #expect(ExifFixture.summary(kept)?.hasIFD1 == false && ExifFixture.summary(kept)?.orientation == 1)
+        #expect(ExifBlock(ifd0Loop)?.copyrightOnly != nil)
+
+        // IFD1 has two entries, so its next offset is 26 bytes in.
+        var ifd1Loop = ExifFixture.block()
+        let ifd1 = ifd1Loop[58..<62].reduce(0) { $0 << 8 | Int($1) }
+        ifd1Loop.replaceSubrange((ifd1 + 26)..<(ifd1 + 30), with: be32(ifd1))
+        let keptWhole = try #require(ExifBlock(ifd1Loop)?.kept(upright: false))
+        #expect(ExifFixture.summary(keptWhole)?.hasIFD1 == false)
+        #expect(!ExifFixture.contains(keptWhole, ExifFixture.thumbnail), "the thumbnail's bytes are gone")
     }
 
     @Test("Damaged EXIF is never read past its end: three thousand mutations of a block, none crashes, each is kept whole or dropped")

@@ -106,7 +106,7 @@ struct AWSAssumedRoleCredentialsTests {
         }
 
         func role() -> AWSAssumedRoleCredentials {
-            AWSAssumedRoleCredentials(role: .init(arn: "arn:aws:iam::123456789012:role/images"), now: { self.clock.withLock { $0 } }) {
+            AWSAssumedRoleCredentials(role: .init(arn: "arn:aws:iam::123456789012:role/images", sessionName: "test"), now: { self.clock.withLock { $0 } }) {
                 () async throws(AWSServiceCall.Failure) in try await self.assume()
             }
         }

@@ -62,7 +62,49 @@ import Testing
         #expect(options.expectedHashsum == ImgproxyInfoOptions.Hashsum(type: "sha256", hex: "abcdef"))
         #expect(options.expires == 1_700_000_000 && options.needsPixels)
         #expect(try ImgproxyInfoOptions(segments: ["bh:0:3"]).blurHash == nil, "a zero turns BlurHash off, as in imgproxy")
-        #expect(try ImgproxyInfoOptions(segments: ["th:1"]).identity != ImgproxyInfoOptions().identity)
+        #expect(try ImgproxyInfoOptions(segments: ["th:1"]) != ImgproxyInfoOptions())
+    }
+
+    /// One change away from the defaults per stored property of ``ImgproxyInfoOptions``.
+    static var optionChanges: [String: (inout ImgproxyInfoOptions) -> Void] {
+        [
+            "size": { $0.size.toggle() },
+            "format": { $0.format.toggle() },
+            "dimensions": { $0.dimensions.toggle() },
+            "exif": { $0.exif.toggle() },
+            "pagesNumber": { $0.pagesNumber.toggle() },
+            "alpha": { $0.alpha.toggle() },
+            "checksTransparency": { $0.checksTransparency.toggle() },
+            "colorspace": { $0.colorspace.toggle() },
+            "bands": { $0.bands.toggle() },
+            "sampleFormat": { $0.sampleFormat.toggle() },
+            "average": { $0.average.toggle() },
+            "averageIgnoresTransparent": { $0.averageIgnoresTransparent.toggle() },
+            "dominantColors": { $0.dominantColors.toggle() },
+            "buildsMissedColors": { $0.buildsMissedColors.toggle() },
+            "palette": { $0.palette = 16 },
+            "blurHash": { $0.blurHash = ImgproxyInfoOptions.Components(x: 4, y: 3) },
+            "thumbHash": { $0.thumbHash.toggle() },
+            "perceptualHash": { $0.perceptualHash.toggle() },
+            "hashsums": { $0.hashsums = ["md5"] },
+            "expectedHashsum": { $0.expectedHashsum = ImgproxyInfoOptions.Hashsum(type: "sha256", hex: "ab") },
+            "expires": { $0.expires = 1_700_000_000 },
+        ]
+    }
+
+    @Test("The options are their own identity: each stored property, found by reflection, makes them unequal when it changes")
+    func equalityCoversEveryOption() throws {
+        // The hand-kept identity string this replaces could leave a new option out; a new
+        // property without a change here fails instead.
+        let base = ImgproxyInfoOptions()
+        let labels = Mirror(reflecting: base).children.compactMap { $0.label }
+        #expect(Set(labels) == Set(Self.optionChanges.keys))
+        for label in labels {
+            let change = try #require(Self.optionChanges[label], "ImgproxyInfoOptions.\(label) has no change in optionChanges")
+            var options = base
+            change(&options)
+            #expect(options != base, "ImgproxyInfoOptions.\(label)")
+        }
     }
 
     @Test("Refusals name the option", arguments: [

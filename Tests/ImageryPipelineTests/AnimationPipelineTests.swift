@@ -92,18 +92,18 @@ struct AnimationPipelineTests {
 
     @Test("The decoding budget charges the whole animation (canvas and every resized frame), and a stream its poster")
     func decodingCostChargesEveryFrame() {
-        let key = DecodeKey(
-            fetch: FetchKey(source: "x", readsDisk: false), resize: .fit(width: 80, height: 80), allowsUpscaling: false,
-            policy: .strict, maximumPixelCount: 100_000_000, animation: AnimationLimits()
-        )
+        var options = ImageRequest.DecodeOptions()
+        options.resize = .fit(width: 80, height: 80)
+        options.animation = AnimationLimits()
+        let key = DecodeKey(fetch: FetchKey(source: "x", readsDisk: false), decodeOptions: options, maximumPixelCount: 100_000_000)
         #expect(key.decodingCost(of: Self.gif) == 160 * 107 + 8 * 80 * 54)
         var streamed = key
-        streamed.animation?.delivery = .stream
+        streamed.decodeOptions.animation?.delivery = .stream
         #expect(streamed.decodingCost(of: Self.gif) == 160 * 107 + 80 * 54, "a stream's decode makes its poster only")
         // A still is the canvas, one resized frame and the resample's rows between them
         // (PixelBudgetTests), less than the animation's eight frames.
         var still = key
-        still.animation = nil
+        still.decodeOptions.animation = nil
         let rows = LanczosResampler.scratchPixels(source: PixelSize(width: 160, height: 107), output: PixelSize(width: 80, height: 54))
         #expect(still.decodingCost(of: Self.gif) == 160 * 107 + 80 * 54 + rows)
         #expect(still.decodingCost(of: Self.gif) < key.decodingCost(of: Self.gif))

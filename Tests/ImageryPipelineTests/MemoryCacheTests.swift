@@ -15,7 +15,7 @@ struct MemoryCacheTests {
     }
 
     static func key(_ name: String) -> ImageCacheKey {
-        ImageCacheKey(sourceKey: name, resize: nil, allowsUpscaling: false, policy: .strict)
+        ImageCacheKey(sourceKey: name)
     }
 
     @Test("Evicts the least recently used entries by cost")

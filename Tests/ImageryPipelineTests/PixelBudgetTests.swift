@@ -67,10 +67,10 @@ struct PixelBudgetTests {
     func decodingCost() throws {
         let fetch = FetchKey(source: "x", readsDisk: false)
         func cost(_ bytes: [UInt8], _ resize: Resize?, upscaling: Bool = false, headroom: Int = 2) -> Int {
-            DecodeKey(
-                fetch: fetch, resize: resize, allowsUpscaling: upscaling, policy: .strict, maximumPixelCount: .max,
-                draftHeadroom: headroom
-            ).decodingCost(of: bytes)
+            var options = ImageRequest.DecodeOptions()
+            options.resize = resize
+            options.allowsUpscaling = upscaling
+            return DecodeKey(fetch: fetch, decodeOptions: options, maximumPixelCount: .max, draftHeadroom: headroom).decodingCost(of: bytes)
         }
         func scratch(_ source: (Int, Int), _ output: (Int, Int)) -> Int {
             LanczosResampler.scratchPixels(source: PixelSize(width: source.0, height: source.1), output: PixelSize(width: output.0, height: output.1))

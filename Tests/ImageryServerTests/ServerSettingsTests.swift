@@ -282,7 +282,8 @@ extension ServerSettingsTests {
     @Test("docs/server.md's settings tables are the settings themselves (IMAGERY_UPDATE_DOCS=1 writes them)")
     func documentedTables() throws {
         var document = try DocumentSnippets.read("docs/server.md")
-        let tables = [("settings", ServerSettings.markdown), ("imgproxy settings", ServerSettings.imgproxyMarkdown)]
+        let order = try Self.imgproxyList().map { $0[0] }
+        let tables = [("settings", ServerSettings.markdown), ("imgproxy settings", ServerSettings.imgproxyMarkdown(order: order))]
         for (name, generated) in tables {
             let begin = try #require(document.range(of: "<!-- \(name) begin -->\n"))
             let end = try #require(document.range(of: "<!-- \(name) end -->"))

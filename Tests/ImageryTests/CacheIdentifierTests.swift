@@ -46,11 +46,25 @@ struct CacheIdentifierTests {
 
     @Test("A processed image's disk key")
     func diskKey() {
+        var options = ImageRequest.DecodeOptions()
+        options.resize = .fill(width: 240, height: 240)
+        options.allowsUpscaling = true
+        options.policy = .lenient
         let key = ImageCacheKey(
-            sourceKey: "https://example.com/a.jpg", resize: .fill(width: 240, height: 240), allowsUpscaling: true,
-            policy: .lenient, processors: [ImageProcessors.Circle(), ImageProcessors.GaussianBlur(sigma: 1)].cacheIdentifier
+            sourceKey: "https://example.com/a.jpg", decodeOptions: options,
+            processors: [ImageProcessors.Circle(), ImageProcessors.GaussianBlur(sigma: 1)].cacheIdentifier
         )
         #expect(key.processedDataKey == "https://example.com/a.jpg#fill 240x240+upscaling+lenient#circle|blur(1.0)")
+        #expect(ImageCacheKey(sourceKey: "https://example.com/a.jpg").processedDataKey == "https://example.com/a.jpg#original")
+        // Every decode option away from its default, each in its place.
+        options.ignoresEXIFOrientation = true
+        options.prefersEmbeddedThumbnail = true
+        options.keptMetadata = [.exif, .colorProfile]
+        options.animation = AnimationLimits(maximumFrameCount: 9, maximumFramePixelCount: 100, delivery: .stream)
+        #expect(
+            ImageCacheKey(sourceKey: "s", decodeOptions: options, processors: "circle").processedDataKey
+                == "s#fill 240x240+upscaling+lenient+exif-orientation-ignored+embedded-thumbnail+metadata:9#circle#animation:9:100:stream"
+        )
     }
 
     @Test("Gravity names read both ways from one table")

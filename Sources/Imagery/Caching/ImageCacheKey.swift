@@ -8,90 +8,62 @@
 public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The source identity, including a loader's cache partition.
     public let sourceKey: String
-    /// The processing, or `nil` for the full-size decoded image.
-    public let resize: Resize?
-    /// Whether upscaling was allowed.
-    public let allowsUpscaling: Bool
-    /// The damage policy, since a lenient decode may differ from a strict one.
-    public let policy: DecodingPolicy
+    /// What the decode made of the source (``ImageRequest/decodeOptions``): its size, damage
+    /// policy, orientation, thumbnail, metadata and frames.
+    public let decodeOptions: ImageRequest.DecodeOptions
     /// The processors' identifiers in order, joined by `|`; empty for none.
     public let processors: String
-    /// The animation limits when the request asked for animation, else `nil` (the first frame).
-    public let animation: AnimationLimits?
-    /// Whether the EXIF orientation was ignored (``ImageRequest/ignoresEXIFOrientation``).
-    public let ignoresEXIFOrientation: Bool
-    /// Whether an embedded thumbnail was preferred (``ImageRequest/prefersEmbeddedThumbnail``).
-    public let prefersEmbeddedThumbnail: Bool
-    /// The source's metadata blocks kept (``ImageRequest/keptMetadata``).
-    public let keptMetadata: KeptMetadata
     /// `sourceKey`'s hash, computed once per ``ImageSource`` rather than on every lookup:
     /// hashing a URL-length string is most of the cost of a memory-cache hit.
     private let sourceHash: Int
 
-    init(sourceKey: String, sourceHash: Int? = nil, resize: Resize?, allowsUpscaling: Bool, policy: DecodingPolicy, processors: String = "",
-         animation: AnimationLimits? = nil, ignoresEXIFOrientation: Bool = false, prefersEmbeddedThumbnail: Bool = false,
-         keptMetadata: KeptMetadata = []) {
+    init(sourceKey: String, sourceHash: Int? = nil, decodeOptions: ImageRequest.DecodeOptions = .init(), processors: String = "") {
         self.sourceKey = sourceKey
         self.sourceHash = sourceHash ?? sourceKey.hashValue
-        self.resize = resize
-        self.allowsUpscaling = allowsUpscaling
-        self.policy = policy
+        self.decodeOptions = decodeOptions
         self.processors = processors
-        self.animation = animation
-        self.ignoresEXIFOrientation = ignoresEXIFOrientation
-        self.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
-        self.keptMetadata = keptMetadata
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(sourceHash)
-        hasher.combine(resize)
-        hasher.combine(allowsUpscaling)
-        hasher.combine(policy)
+        hasher.combine(decodeOptions)
         // Most keys have no processors, and a hit should not hash even an empty string.
         // Equal keys take the same branch, so the hash stays consistent with ==.
         if !processors.isEmpty { hasher.combine(processors) }
-        if let animation { hasher.combine(animation) }
-        if ignoresEXIFOrientation || prefersEmbeddedThumbnail || !keptMetadata.isEmpty {
-            hasher.combine(ignoresEXIFOrientation)
-            hasher.combine(prefersEmbeddedThumbnail)
-            hasher.combine(keptMetadata.rawValue)
-        }
     }
 
     public static func == (lhs: ImageCacheKey, rhs: ImageCacheKey) -> Bool {
-        lhs.sourceHash == rhs.sourceHash && lhs.resize == rhs.resize && lhs.allowsUpscaling == rhs.allowsUpscaling
-            && lhs.policy == rhs.policy && lhs.processors == rhs.processors && lhs.animation == rhs.animation
-            && lhs.ignoresEXIFOrientation == rhs.ignoresEXIFOrientation && lhs.prefersEmbeddedThumbnail == rhs.prefersEmbeddedThumbnail
-            && lhs.keptMetadata == rhs.keptMetadata
-            && lhs.sourceKey == rhs.sourceKey
+        // The source key, a URL-length string, last: keys that differ mostly differ before it.
+        lhs.sourceHash == rhs.sourceHash && lhs.decodeOptions == rhs.decodeOptions
+            && lhs.processors == rhs.processors && lhs.sourceKey == rhs.sourceKey
     }
 
     /// The disk-cache key of the processed image.
     var processedDataKey: String {
-        var key = sourceKey + "#" + (resize?.identifier ?? "original")
-        if allowsUpscaling { key += "+upscaling" }
-        if policy == .lenient { key += "+lenient" }
-        if ignoresEXIFOrientation { key += "+exif-orientation-ignored" }
-        if prefersEmbeddedThumbnail { key += "+embedded-thumbnail" }
-        if !keptMetadata.isEmpty { key += "+metadata:\(keptMetadata.rawValue)" }
-        if !processors.isEmpty { key += "#" + processors }
-        if let animation {
-            key += "#animation:\(animation.maximumFrameCount):\(animation.maximumFramePixelCount ?? 0)"
-            if animation.delivery == .stream { key += ":stream" }
-        }
-        return key
+        decodeOptions.processedDataKey(sourceKey: sourceKey, processors: processors)
     }
 
     public var description: String {
-        var text = sourceKey
-        if let resize { text += " [\(resize)\(allowsUpscaling ? ", upscaling" : "")]" }
-        if policy == .lenient { text += " [lenient]" }
-        if ignoresEXIFOrientation { text += " [EXIF orientation ignored]" }
-        if prefersEmbeddedThumbnail { text += " [embedded thumbnail]" }
-        if !keptMetadata.isEmpty { text += " [metadata kept]" }
-        if !processors.isEmpty { text += " [\(processors)]" }
-        if animation != nil { text += " [animated]" }
-        return text
+        decodeOptions.description(sourceKey: sourceKey, processors: processors)
     }
+}
+
+// The decode options under the names keys had before they were one value, for callers that
+// read them so.
+extension ImageCacheKey {
+    /// The processing, or `nil` for the full-size decoded image (``ImageRequest/DecodeOptions/resize``).
+    public var resize: Resize? { decodeOptions.resize }
+    /// Whether upscaling was allowed (``ImageRequest/DecodeOptions/allowsUpscaling``).
+    public var allowsUpscaling: Bool { decodeOptions.allowsUpscaling }
+    /// The damage policy, since a lenient decode may differ from a strict one
+    /// (``ImageRequest/DecodeOptions/policy``).
+    public var policy: DecodingPolicy { decodeOptions.policy }
+    /// The animation limits when the request asked for animation, else `nil` (the first frame).
+    public var animation: AnimationLimits? { decodeOptions.animation }
+    /// Whether the EXIF orientation was ignored (``ImageRequest/ignoresEXIFOrientation``).
+    public var ignoresEXIFOrientation: Bool { decodeOptions.ignoresEXIFOrientation }
+    /// Whether an embedded thumbnail was preferred (``ImageRequest/prefersEmbeddedThumbnail``).
+    public var prefersEmbeddedThumbnail: Bool { decodeOptions.prefersEmbeddedThumbnail }
+    /// The source's metadata blocks kept (``ImageRequest/keptMetadata``).
+    public var keptMetadata: KeptMetadata { decodeOptions.keptMetadata }
 }

@@ -2,24 +2,13 @@ extension ImageHeader {
     /// A classic TIFF's first directory: `ImageWidth` (256) and `ImageLength` (257), each a
     /// SHORT or a LONG. BigTIFF and a directory past the bytes read give `nil`.
     static func tiffSize(_ bytes: [UInt8]) -> PixelSize? {
-        guard bytes.count >= 8 else { return nil }
-        let little = bytes[0] == 0x49
-        func read(_ offset: Int, _ count: Int) -> Int {
-            little ? littleEndian(bytes, offset, count) : bigEndian(bytes, offset, count)
-        }
-        guard read(2, 2) == 42 else { return nil }
-        let directory = read(4, 4)
-        guard directory >= 8, directory + 2 <= bytes.count else { return nil }
-        let entries = read(directory, 2)
+        guard let reader = IFDReader(bytes), let first = reader.firstDirectoryOffset, first >= 8,
+              let directory = reader.directory(at: first) else { return nil }
         var width: Int?, height: Int?
-        for entry in 0..<entries {
-            let offset = directory + 2 + entry * 12
-            guard offset + 12 <= bytes.count else { break }
-            let tag = read(offset, 2), type = read(offset + 2, 2)
+        for entry in directory.entries {
             // SHORT (3) sits in the first two bytes of the value field, LONG (4) fills it.
-            guard type == 3 || type == 4 else { continue }
-            let value = read(offset + 8, type == 3 ? 2 : 4)
-            if tag == 256 { width = value } else if tag == 257 { height = value }
+            guard let value = reader.inlineInteger(of: entry) else { continue }
+            if entry.tag == 256 { width = value } else if entry.tag == 257 { height = value }
         }
         guard let width, let height else { return nil }
         return PixelSize(width: width, height: height)

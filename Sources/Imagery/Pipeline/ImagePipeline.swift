@@ -111,31 +111,13 @@ public final class ImagePipeline: Sendable {
         if request.cacheIdentity == nil, partition == nil {
             // The common case: the source's own identity, whose hash was computed once.
             return ImageCacheKey(
-                sourceKey: request.source.identity,
-                sourceHash: request.source.identityHash,
-                resize: request.resize,
-                allowsUpscaling: request.allowsUpscaling,
-                policy: request.decodingPolicy,
-                processors: request.processors.cacheIdentifier,
-                animation: request.animation,
-                ignoresEXIFOrientation: request.ignoresEXIFOrientation,
-                prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail,
-                keptMetadata: request.keptMetadata
+                sourceKey: request.source.identity, sourceHash: request.source.identityHash,
+                decodeOptions: request.decodeOptions, processors: request.processors.cacheIdentifier
             )
         }
         var sourceKey = request.cacheIdentity.map { $0 + request.source.credentialSuffix } ?? request.source.identity
         if let partition { sourceKey += "|" + partition }
-        return ImageCacheKey(
-            sourceKey: sourceKey,
-            resize: request.resize,
-            allowsUpscaling: request.allowsUpscaling,
-            policy: request.decodingPolicy,
-            processors: request.processors.cacheIdentifier,
-            animation: request.animation,
-            ignoresEXIFOrientation: request.ignoresEXIFOrientation,
-            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail,
-            keptMetadata: request.keptMetadata
-        )
+        return ImageCacheKey(sourceKey: sourceKey, decodeOptions: request.decodeOptions, processors: request.processors.cacheIdentifier)
     }
 
     /// The image for `request` if it is in the memory cache, without suspending: callable

@@ -12,11 +12,27 @@ import Foundation
 public struct ImageRequest: Sendable, CustomStringConvertible {
     /// Where the bytes come from.
     public var source: ImageSource
+    /// What the decode makes of the bytes: size, damage policy, orientation, embedded
+    /// thumbnail, metadata kept and frames, as one value that every cache key and the decode
+    /// stage's coalescing hold whole. The properties below of the same names read and write it.
+    /// Default: ``DecodeOptions/init()``.
+    ///
+    /// ```swift
+    /// var request = ImageRequest(url: url, resize: .fit(width: 256, height: 256))
+    /// request.decodeOptions.keptMetadata = [.exif]
+    /// ```
+    public var decodeOptions = DecodeOptions()
     /// The size to present the image at, or `nil` for the full-size image. Decoding reduces
     /// while it decodes when it can (JPEG DCT scaling), so a thumbnail never costs a full decode.
-    public var resize: Resize?
+    public var resize: Resize? {
+        get { decodeOptions.resize }
+        set { decodeOptions.resize = newValue }
+    }
     /// Whether a source smaller than ``resize`` is enlarged. Default: `false`.
-    public var allowsUpscaling: Bool = false
+    public var allowsUpscaling: Bool {
+        get { decodeOptions.allowsUpscaling }
+        set { decodeOptions.allowsUpscaling = newValue }
+    }
     /// How soon this request's work runs among waiting work. Default: ``Priority/normal``.
     public var priority: Priority = .normal
     /// Cache behaviour. Default: none set (read and write the memory cache).
@@ -26,10 +42,14 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// stay part of the key whatever this says. Default: `nil`, the source's own identity.
     public var cacheIdentity: String?
     /// Whether damaged data yields an error or a flagged partial image. Default: `.strict`.
-    public var decodingPolicy: DecodingPolicy = .strict
+    public var decodingPolicy: DecodingPolicy {
+        get { decodeOptions.policy }
+        set { decodeOptions.policy = newValue }
+    }
     /// The largest image accepted, checked against the header before any pixel memory is
     /// allocated. A memory-cache entry whose source is larger is not returned either.
-    /// Default: 100 megapixels.
+    /// Not one of the ``decodeOptions``: it decides whether an image is decoded, not what the
+    /// image is, so cache keys leave it out. Default: 100 megapixels.
     public var maximumPixelCount: Int = 100_000_000
     /// Whether the source's EXIF orientation tag is ignored and its pixels taken as stored
     /// (``DecodingOptions/ignoresEXIFOrientation``, imgproxy's `auto_rotate:0`). Part of every
@@ -38,7 +58,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// ```swift
     /// request.ignoresEXIFOrientation = true
     /// ```
-    public var ignoresEXIFOrientation = false
+    public var ignoresEXIFOrientation: Bool {
+        get { decodeOptions.ignoresEXIFOrientation }
+        set { decodeOptions.ignoresEXIFOrientation = newValue }
+    }
     /// Whether an embedded thumbnail is decoded whenever the source has one (HEIC), even one
     /// smaller than ``resize`` (``DecodingOptions/prefersEmbeddedThumbnail``, imgproxy's
     /// `enforce_thumbnail`). Part of every cache key. Default: `false`.
@@ -47,7 +70,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// var request = ImageRequest(url: heicURL, resize: .fit(width: 320, height: 320))
     /// request.prefersEmbeddedThumbnail = true
     /// ```
-    public var prefersEmbeddedThumbnail = false
+    public var prefersEmbeddedThumbnail: Bool {
+        get { decodeOptions.prefersEmbeddedThumbnail }
+        set { decodeOptions.prefersEmbeddedThumbnail = newValue }
+    }
     /// Which of the source's own metadata blocks the response keeps, in
     /// ``ImageMetadata/embedded`` (``DecodingOptions/keptMetadata``): what an image server
     /// writes back into its output (imgproxy's `strip_metadata:0`, `keep_copyright`,
@@ -57,7 +83,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// var request = ImageRequest(url: photoURL, resize: .fit(width: 1600, height: 1600))
     /// request.keptMetadata = [.exif, .colorProfile]
     /// ```
-    public var keptMetadata: KeptMetadata = []
+    public var keptMetadata: KeptMetadata {
+        get { decodeOptions.keptMetadata }
+        set { decodeOptions.keptMetadata = newValue }
+    }
     /// Whether an animated source (GIF, WebP) is decoded whole, under these limits: every
     /// frame resized and processed, returned in ``ImageResponse/animation`` and cached so.
     /// Default: `nil`, the first frame only, as a still.
@@ -65,7 +94,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// ```swift
     /// request.animation = AnimationLimits(maximumFrameCount: 120)
     /// ```
-    public var animation: AnimationLimits?
+    public var animation: AnimationLimits? {
+        get { decodeOptions.animation }
+        set { decodeOptions.animation = newValue }
+    }
     /// What to do to the image after it is decoded and resized, in order: crops, blurs,
     /// rounded corners, the app's own effects. Their identifiers are part of every cache key,
     /// so requests that differ only here share the download and the decode, and each
@@ -98,7 +130,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// A request for `source`, presented at `resize`.
     public init(source: ImageSource, resize: Resize? = nil, priority: Priority = .normal) {
         self.source = source
-        self.resize = resize
+        self.decodeOptions.resize = resize
         self.priority = priority
     }
 

@@ -157,7 +157,7 @@ public struct ImageEncoder: ImageEncoding {
     public func encode(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
         let bytes = try encodePixels(bitmap)
         guard let embeddedMetadata else { return bytes }
-        return embeddedMetadata.written(into: bytes, format: format)
+        return try embeddedMetadata.written(into: bytes, format: format)
     }
 
     private func encodePixels(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {

@@ -1,4 +1,7 @@
 import CImageryCodecs
+#if WebP
+import CWebP
+#endif
 import Imagery
 
 extension EmbeddedMetadata {
@@ -17,12 +20,16 @@ extension EmbeddedMetadata {
     /// `encoded`, a file of `format` as this package's encoders write it, with these blocks
     /// written in; any other format (AVIF's encoder writes its own) is returned as it is. A
     /// block too large for its container (XMP or IPTC over one JPEG segment) is left out.
-    func written(into encoded: [UInt8], format: ImageFormat) -> [UInt8] {
+    ///
+    /// - Throws: `ImageError.encodingFailed` when libwebpmux cannot add WebP's chunks.
+    func written(into encoded: [UInt8], format: ImageFormat) throws(ImageError) -> [UInt8] {
         guard !isEmpty else { return encoded }
         switch format {
         case .jpeg: return writtenIntoJPEG(encoded)
         case .png: return writtenIntoPNG(encoded)
-        case .webp: return writtenIntoWebP(encoded)
+        #if WebP
+        case .webp: return try writtenIntoWebP(encoded)
+        #endif
         default: return encoded
         }
     }
@@ -102,61 +109,51 @@ extension EmbeddedMetadata {
 
     // MARK: WebP
 
-    /// A simple file (VP8 or VP8L) becomes an extended one: VP8X with the canvas size and the
-    /// blocks' flags, ICCP before the image, EXIF and XMP after it. An extended file (alpha,
-    /// animation) gains the flags and chunks.
-    private func writtenIntoWebP(_ webp: [UInt8]) -> [UInt8] {
-        guard webp.count > 20, webp[0..<4].elementsEqual("RIFF".utf8), webp[8..<12].elementsEqual("WEBP".utf8) else { return webp }
-        let first = String(decoding: webp[12..<16], as: UTF8.self)
-        let firstSize = (0..<4).reduce(0) { $0 | Int(webp[16 + $1]) << (8 * $1) }
-        guard 20 + firstSize + (firstSize & 1) <= webp.count else { return webp }
-        let iccProfile = self.iccProfile.flatMap { $0.isEmpty ? nil : $0 }
-        var flags: UInt8 = 0
-        if iccProfile != nil { flags |= 0x20 }
-        if exif != nil { flags |= 0x08 }
-        if xmp != nil { flags |= 0x04 }
-        var header: [UInt8], image: [UInt8]
-        switch first {
-        case "VP8X":
-            guard firstSize >= 10 else { return webp }
-            header = Array(webp[12..<(20 + firstSize + (firstSize & 1))])
-            header[8] |= flags
-            image = Array(webp[(20 + firstSize + (firstSize & 1))...])
-        case "VP8 ", "VP8L":
-            guard let (width, height, alpha) = Self.webPCanvas(webp, kind: first) else { return webp }
-            if alpha { flags |= 0x10 }
-            header = Array("VP8X".utf8) + [10, 0, 0, 0, flags, 0, 0, 0]
-            header += Self.le24(width - 1) + Self.le24(height - 1)
-            image = Array(webp[12...])
-        default:
-            return webp
+    #if WebP
+    /// EXIF, XMP and the ICC profile set as chunks through libwebpmux. When it assembles the
+    /// file, it writes VP8X itself (the canvas, and the flags of the chunks, of alpha and of
+    /// animation), whether the encoder wrote a simple file (VP8, VP8L) or an extended one. It
+    /// puts ICCP before the image and EXIF and XMP after it. An empty block is left out.
+    private func writtenIntoWebP(_ webp: [UInt8]) throws(ImageError) -> [UInt8] {
+        var chunks: [(fourcc: String, data: [UInt8])] = []
+        if let iccProfile, !iccProfile.isEmpty { chunks.append(("ICCP", iccProfile)) }
+        if let exif, !exif.isEmpty { chunks.append(("EXIF", exif)) }
+        if let xmp, !xmp.isEmpty { chunks.append(("XMP ", xmp)) }
+        guard !chunks.isEmpty else { return webp }
+        // Copied in (`copy_data` 1), so the mux owns everything it holds and outlives the
+        // buffer pointers; WebPMuxDelete frees it all.
+        let created: OpaquePointer? = webp.withUnsafeBufferPointer { file in
+            var data = WebPData(bytes: file.baseAddress, size: file.count)
+            return WebPMuxCreate(&data, 1)
         }
-        var body = Array("WEBP".utf8) + header
-        if let iccProfile { body += Self.riffChunk("ICCP", iccProfile) }
-        body += image
-        if let exif { body += Self.riffChunk("EXIF", exif) }
-        if let xmp { body += Self.riffChunk("XMP ", xmp) }
-        return Array("RIFF".utf8) + Self.le32(body.count) + body
-    }
-
-    /// The canvas of a simple WebP: VP8's frame header or VP8L's, and whether VP8L uses alpha.
-    private static func webPCanvas(_ webp: [UInt8], kind: String) -> (Int, Int, Bool)? {
-        let data = 20
-        if kind == "VP8L" {
-            guard webp.count >= data + 5, webp[data] == 0x2F else { return nil }
-            let bits = (0..<4).reduce(0) { $0 | Int(webp[data + 1 + $1]) << (8 * $1) }
-            return (1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF), (bits >> 28) & 1 == 1)
+        guard let mux = created else { throw .encodingFailed(.webp, detail: "libwebpmux could not read the encoded file") }
+        defer { WebPMuxDelete(mux) }
+        for chunk in chunks {
+            let status = chunk.data.withUnsafeBufferPointer { block in
+                var data = WebPData(bytes: block.baseAddress, size: block.count)
+                return WebPMuxSetChunk(mux, chunk.fourcc, &data, 1)
+            }
+            guard status == WEBP_MUX_OK else { throw Self.muxError(status, while: "adding the \(chunk.fourcc) chunk") }
         }
-        guard webp.count >= data + 10, webp[data + 3] == 0x9D, webp[data + 4] == 0x01, webp[data + 5] == 0x2A else { return nil }
-        let width = (Int(webp[data + 6]) | Int(webp[data + 7]) << 8) & 0x3FFF
-        let height = (Int(webp[data + 8]) | Int(webp[data + 9]) << 8) & 0x3FFF
-        return (width, height, false)
+        // Allocated by libwebp, and cleared on every path, failure included, as mux.h asks.
+        var assembled = WebPData()
+        defer { WebPDataClear(&assembled) }
+        let status = WebPMuxAssemble(mux, &assembled)
+        guard status == WEBP_MUX_OK, let bytes = assembled.bytes, assembled.size > 0 else {
+            throw Self.muxError(status, while: "assembling the file")
+        }
+        return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
     }
 
-    private static func riffChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        Array(type.utf8) + le32(data.count) + data + (data.count & 1 == 1 ? [0] : [])
+    private static func muxError(_ status: WebPMuxError, while stage: String) -> ImageError {
+        let reason = switch status {
+        case WEBP_MUX_MEMORY_ERROR: "ran out of memory"
+        case WEBP_MUX_BAD_DATA: "found the file malformed"
+        case WEBP_MUX_INVALID_ARGUMENT: "refused an argument"
+        case WEBP_MUX_OK: "returned no data"
+        default: "failed with status \(status.rawValue)"
+        }
+        return .encodingFailed(.webp, detail: "libwebpmux \(reason) while \(stage)")
     }
-
-    private static func le24(_ value: Int) -> [UInt8] { (0..<3).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-    private static func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    #endif
 }

@@ -13,7 +13,7 @@ import NIOHTTP1
 ///
 /// ```swift
 /// let sts = AWSSecurityTokenService(region: "eu-west-1", endpoint: AWSSecurityTokenService.endpoint(region: "eu-west-1", environment: [:])!)
-/// let role = AWSSecurityTokenService.Role(arn: "arn:aws:iam::123456789012:role/images", externalID: "imagery")
+/// let role = AWSSecurityTokenService.Role(arn: "arn:aws:iam::123456789012:role/images", externalID: "imagery", sessionName: "imagery-server")
 /// let temporary = try await sts.assumeRole(role, credentials: base)
 /// temporary.credentials.sessionToken   // signed into every request as x-amz-security-token
 /// ```
@@ -43,7 +43,7 @@ package struct AWSSecurityTokenService: Sendable {
         /// (one hour unless raised).
         package var duration: Duration
 
-        package init(arn: String, externalID: String? = nil, sessionName: String = "imagery-server", duration: Duration = .seconds(3600)) {
+        package init(arn: String, externalID: String? = nil, sessionName: String, duration: Duration = .seconds(3600)) {
             self.arn = arn
             self.externalID = externalID
             self.sessionName = sessionName

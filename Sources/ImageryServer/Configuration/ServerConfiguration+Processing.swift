@@ -6,11 +6,6 @@ import ImageryHTTPClient
 import ImageryImgproxy
 
 extension ServerConfiguration {
-    /// The presets from `--presets` and `--presets-path`, as one text.
-    func readPresets() throws(ServerSetupError) -> String {
-        try presetEntries(presets, path: presetsPath, failure: ServerSetupError.presetsPath).joined(separator: "\n")
-    }
-
     /// The presets of `text` (split at ``presetsSeparator`` and at line ends, which an
     /// environment file's quoted value may hold) and of the file at `path` (one a line), as
     /// imgproxy reads `IMGPROXY_PRESETS` and `IMGPROXY_PRESETS_PATH`.

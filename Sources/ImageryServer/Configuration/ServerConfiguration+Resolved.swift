@@ -76,8 +76,9 @@ extension ServerConfiguration {
         return segments
     }
 
-    /// ``resolved``, resolving a copy when this configuration was made without
-    /// ``resolve()`` (a test's).
+    /// ``resolved``, resolving a copy when this configuration was made in code and handed
+    /// straight to ``RequestPreflight`` (a test's, the URL fuzzer's); a server resolves its own
+    /// before anything reads it (``ServerApplication``).
     func resolvedSettings() throws(ServerSetupError) -> ResolvedSettings {
         if let resolved { return resolved }
         var copy = self

@@ -2,8 +2,9 @@ import Foundation
 import Imagery
 
 /// One setting of `imagery-server`, written once: its name (the flag `--name`, the variable
-/// `IMAGERY_NAME`, the key `name` of a `--config` file), what it holds, how it is checked, and
-/// where it goes in ``ServerConfiguration``, whose defaults it shows.
+/// `IMAGERY_NAME`, the key `name` of a `--config` file), what it holds, how it is checked,
+/// where it goes in ``ServerConfiguration``, whose defaults it shows, and imgproxy's name for
+/// it (``ImgproxyName``), from which the imgproxy table reads it.
 package struct ServerSetting: Sendable {
     /// What a setting holds, and so how every source is read for it.
     package enum Kind: Sendable {
@@ -47,8 +48,9 @@ package struct ServerSetting: Sendable {
     package let help: String
     /// Masked in `--print-config`.
     package let isSecret: Bool
-    /// imgproxy's setting of the same meaning (`IMGPROXY_…`) and how it differs, for the docs.
-    package let imgproxy: String?
+    /// imgproxy's setting of the same meaning, and how it relates: the imgproxy table
+    /// (``ImgproxySettings``) takes its entries for the settings read unchanged from here.
+    package let imgproxy: ImgproxyName?
     /// The default in words, where it depends on the machine (`the number of cores`).
     package let defaultDescription: String?
     /// What the value changes; `nil` until the row declares it (a test requires every row to).
@@ -98,7 +100,7 @@ package struct ServerSetting: Sendable {
 extension ServerSetting {
     /// A setting of `kind`, set by `apply` and shown by `show`.
     init(
-        _ name: String, _ kind: Kind, _ help: String, secret: Bool = false, imgproxy: String? = nil, default: String? = nil,
+        _ name: String, _ kind: Kind, _ help: String, secret: Bool = false, imgproxy: ImgproxyName? = nil, default: String? = nil,
         show: @escaping @Sendable (ServerConfiguration) -> String,
         apply: @escaping @Sendable (inout ServerConfiguration, Value) throws(SettingError.Reason) -> Void
     ) {
@@ -111,7 +113,7 @@ extension ServerSetting {
     /// A whole number in `range`.
     static func whole(
         _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, Int> & Sendable,
-        in range: ClosedRange<Int>, imgproxy: String? = nil, default: String? = nil
+        in range: ClosedRange<Int>, imgproxy: ImgproxyName? = nil, default: String? = nil
     ) -> ServerSetting {
         ServerSetting(name, .whole, help, imgproxy: imgproxy, default: `default`, show: { String($0[keyPath: path]) }) { configuration, value throws(SettingError.Reason) in
             guard case let .whole(number) = value, range.contains(number) else { throw .outOfRange(range.description) }
@@ -122,7 +124,7 @@ extension ServerSetting {
     /// A duration given in seconds, in `range`.
     static func seconds(
         _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, Duration> & Sendable,
-        in range: ClosedRange<Double>, imgproxy: String? = nil
+        in range: ClosedRange<Double>, imgproxy: ImgproxyName? = nil
     ) -> ServerSetting {
         ServerSetting(name, .number, help, imgproxy: imgproxy, show: { ServerSetting.number($0[keyPath: path].seconds) }) {
             configuration, value throws(SettingError.Reason) in
@@ -135,7 +137,7 @@ extension ServerSetting {
 
     /// `true` or `false`; a bare flag is `true`.
     static func flag(
-        _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, Bool> & Sendable, imgproxy: String? = nil
+        _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, Bool> & Sendable, imgproxy: ImgproxyName? = nil
     ) -> ServerSetting {
         ServerSetting(name, .flag, help, imgproxy: imgproxy, show: { String($0[keyPath: path]) }) { configuration, value throws(SettingError.Reason) in
             guard case let .flag(flag) = value else { throw .invalid("expected true or false") }
@@ -147,7 +149,7 @@ extension ServerSetting {
     /// sets `nil`.
     static func text(
         _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, String?> & Sendable,
-        secret: Bool = false, imgproxy: String? = nil, check: @escaping @Sendable (String) -> String? = { _ in nil }
+        secret: Bool = false, imgproxy: ImgproxyName? = nil, check: @escaping @Sendable (String) -> String? = { _ in nil }
     ) -> ServerSetting {
         ServerSetting(name, .text, help, secret: secret, imgproxy: imgproxy, show: { $0[keyPath: path] ?? "none" }) {
             configuration, value throws(SettingError.Reason) in
@@ -160,7 +162,7 @@ extension ServerSetting {
     /// Text that is never empty, checked by `check`.
     static func required(
         _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, String> & Sendable,
-        imgproxy: String? = nil, check: @escaping @Sendable (String) -> String? = { _ in nil }
+        imgproxy: ImgproxyName? = nil, check: @escaping @Sendable (String) -> String? = { _ in nil }
     ) -> ServerSetting {
         ServerSetting(name, .text, help, imgproxy: imgproxy, show: { $0[keyPath: path] }) { configuration, value throws(SettingError.Reason) in
             guard case let .text(text) = value, !text.isEmpty else { throw .invalid("must not be empty") }
@@ -172,7 +174,7 @@ extension ServerSetting {
     /// A comma-separated list.
     static func list(
         _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, [String]> & Sendable,
-        secret: Bool = false, imgproxy: String? = nil
+        secret: Bool = false, imgproxy: ImgproxyName? = nil
     ) -> ServerSetting {
         ServerSetting(name, .list, help, secret: secret, imgproxy: imgproxy, show: { $0[keyPath: path].isEmpty ? "none" : $0[keyPath: path].joined(separator: ",") }) {
             configuration, value throws(SettingError.Reason) in

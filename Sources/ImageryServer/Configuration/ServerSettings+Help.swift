@@ -59,17 +59,19 @@ extension ServerSettings {
             for setting in settings {
                 let shown = setting.shownDefault
                 let value = shown == "none" || setting.defaultDescription != nil ? shown : "`\(shown)`"
-                lines.append("| `\(setting.flag)` | `\(setting.variable)` | \(value) | \(setting.help) | \(setting.imgproxy ?? "") |")
+                lines.append("| `\(setting.flag)` | `\(setting.variable)` | \(value) | \(setting.help) | \(setting.imgproxy?.documented ?? "") |")
             }
         }
         return lines.dropFirst().joined(separator: "\n") + "\n"
     }
 
     /// imgproxy's settings as the Markdown table of `docs/server.md`: each one's disposition
-    /// and why, which a test keeps equal to this.
-    package static var imgproxyMarkdown: String {
+    /// and why, which a test keeps equal to this. The open-source ones come in `order`, imgproxy's
+    /// docs' order, which `docs/imgproxy-settings.tsv` keeps: the table itself is made by name,
+    /// partly from our rows, and has no order of its own to follow.
+    package static func imgproxyMarkdown(order: [String]) -> String {
         var lines = ["| imgproxy's variable | Disposition | What imagery-server does |", "|---|---|---|"]
-        for imgproxy in ImgproxySettings.all {
+        for imgproxy in order.compactMap({ ImgproxySettings.byName[$0] }) {
             lines.append("| `\(imgproxy.variable)` | \(imgproxy.disposition.name) | \(imgproxyNote(imgproxy) ?? "") |")
         }
         for imgproxy in ImgproxySettings.pro {

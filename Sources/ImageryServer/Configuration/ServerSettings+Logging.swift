@@ -4,7 +4,7 @@ extension ServerSettings {
     static let logging: [ServerSetting] = [
         ServerSetting(
             "log-level", .text, "The lowest level logged: trace, debug (one line per request), info, notice, warning, error or critical.",
-            imgproxy: "IMGPROXY_LOG_LEVEL", show: { $0.logLevel.rawValue }
+            imgproxy: .same("LOG_LEVEL"), show: { $0.logLevel.rawValue }
         ) { configuration, value throws(SettingError.Reason) in
             guard case let .text(name) = value else { throw .invalid("expected a level") }
             // imgproxy writes "warn".
@@ -15,7 +15,7 @@ extension ServerSettings {
         }.changing(.nothingStored),
         ServerSetting(
             "log-format", .text, "How log lines are written: pretty (for people), structured (logfmt), json, or gcp (JSON for Google Cloud Logging).",
-            imgproxy: "IMGPROXY_LOG_FORMAT", show: { $0.logFormat.rawValue }
+            imgproxy: .same("LOG_FORMAT"), show: { $0.logFormat.rawValue }
         ) { configuration, value throws(SettingError.Reason) in
             guard case let .text(name) = value, let format = LogFormat(rawValue: name.lowercased()) else {
                 throw .invalid("expected one of \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -24,7 +24,7 @@ extension ServerSettings {
         }.changing(.nothingStored),
         ServerSetting(
             "prometheus-namespace", .text, "Put before every /metrics series' name, with _ (edge: edge_imagery_downloads_total); empty for none.",
-            imgproxy: "IMGPROXY_PROMETHEUS_NAMESPACE", show: { $0.prometheusNamespace.isEmpty ? "none" : $0.prometheusNamespace }
+            imgproxy: .same("PROMETHEUS_NAMESPACE"), show: { $0.prometheusNamespace.isEmpty ? "none" : $0.prometheusNamespace }
         ) { configuration, value throws(SettingError.Reason) in
             guard case let .text(namespace) = value else { throw .invalid("expected a name") }
             // Prometheus' metric names: a letter or _ first, then letters, digits and _.
@@ -35,7 +35,7 @@ extension ServerSettings {
         }.changing(.nothingStored),
         ServerSetting(
             "prometheus-bind", .text, "Serve /metrics on this host:port (:port for every interface) of its own, and not on the server's address; empty for the server's address.",
-            imgproxy: "IMGPROXY_PROMETHEUS_BIND", show: { $0.prometheusBind?.description ?? "none" }
+            imgproxy: .same("PROMETHEUS_BIND"), show: { $0.prometheusBind?.description ?? "none" }
         ) { configuration, value throws(SettingError.Reason) in
             guard case let .text(text) = value else { throw .invalid("expected host:port or :port") }
             if text.isEmpty {
@@ -45,7 +45,7 @@ extension ServerSettings {
             guard let address = HostAndPort(parsing: text) else { throw .invalid("expected host:port or :port") }
             configuration.prometheusBind = address
         }.changing(.nothingStored),
-        .flag("report-downloading-errors", "Log sources that fail to download at warning, with their host (false: at debug).", \.reportDownloadingErrors, imgproxy: "IMGPROXY_REPORT_DOWNLOADING_ERRORS").changing(.nothingStored),
-        .flag("development-errors-mode", "Error bodies carry the detail the log has (which origin failed and how); for development only.", \.developmentErrorsMode, imgproxy: "IMGPROXY_DEVELOPMENT_ERRORS_MODE").changing(.nothingStored),
+        .flag("report-downloading-errors", "Log sources that fail to download at warning, with their host (false: at debug).", \.reportDownloadingErrors, imgproxy: .same("REPORT_DOWNLOADING_ERRORS")).changing(.nothingStored),
+        .flag("development-errors-mode", "Error bodies carry the detail the log has (which origin failed and how); for development only.", \.developmentErrorsMode, imgproxy: .same("DEVELOPMENT_ERRORS_MODE")).changing(.nothingStored),
     ]
 }

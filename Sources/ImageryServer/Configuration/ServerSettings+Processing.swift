@@ -2,17 +2,17 @@ import ImageryImgproxy
 
 extension ServerSettings {
     static let processing: [ServerSetting] = [
-        .text("presets", "Presets, name=option/option, comma-separated; one named default applies to every URL.", \.presets, imgproxy: "IMGPROXY_PRESETS").changing(.bytes),
-        .text("presets-path", "A file of presets, one name=option/option per line (# starts a comment).", \.presetsPath, imgproxy: "IMGPROXY_PRESETS_PATH").changing(.bytes)
-            .digesting { ($0.presetsPath ?? "none") + "\n" + ($0.resolved?.presetsText ?? (try? $0.readPresets()) ?? "unreadable") },
-        .flag("only-presets", "URLs name presets only: /sig/thumb/plain/... (pr:thumb works too).", \.onlyPresets, imgproxy: "IMGPROXY_ONLY_PRESETS").changing(.bytes),
-        ServerSetting("presets-separator", .text, "What separates presets in --presets (a presets file has one a line).", imgproxy: "IMGPROXY_PRESETS_SEPARATOR", show: { $0.presetsSeparator }) {
+        .text("presets", "Presets, name=option/option, comma-separated; one named default applies to every URL.", \.presets, imgproxy: .same("PRESETS")).changing(.bytes),
+        .text("presets-path", "A file of presets, one name=option/option per line (# starts a comment).", \.presetsPath, imgproxy: .same("PRESETS_PATH")).changing(.bytes)
+            .digesting { ($0.presetsPath ?? "none") + "\n" + ($0.resolved?.presetsText ?? "") },
+        .flag("only-presets", "URLs name presets only: /sig/thumb/plain/... (pr:thumb works too).", \.onlyPresets, imgproxy: .same("ONLY_PRESETS")).changing(.bytes),
+        ServerSetting("presets-separator", .text, "What separates presets in --presets (a presets file has one a line).", imgproxy: .same("PRESETS_SEPARATOR"), show: { $0.presetsSeparator }) {
             configuration, value throws(SettingError.Reason) in
             guard case let .text(separator) = value, !separator.isEmpty else { throw .invalid("must not be empty") }
             guard !separator.contains("=") && !separator.contains("/") else { throw .invalid("must not contain = or /, which presets are written with") }
             configuration.presetsSeparator = separator
         }.changing(.bytes),
-        ServerSetting("arguments-separator", .text, "What separates an option's name from its arguments, in URLs and presets (rs:fit:300:200).", imgproxy: "IMGPROXY_ARGUMENTS_SEPARATOR", show: { String($0.argumentsSeparator) }) {
+        ServerSetting("arguments-separator", .text, "What separates an option's name from its arguments, in URLs and presets (rs:fit:300:200).", imgproxy: .same("ARGUMENTS_SEPARATOR"), show: { String($0.argumentsSeparator) }) {
             configuration, value throws(SettingError.Reason) in
             guard case let .text(separator) = value, !separator.isEmpty else { throw .invalid("must not be empty") }
             guard separator.count == 1, let character = separator.first else {
@@ -23,25 +23,25 @@ extension ServerSettings {
             }
             configuration.argumentsSeparator = character
         }.changing(.bytes),
-        ServerSetting("info-only-presets", .flag, "/info URLs name presets only (default: as --only-presets).", imgproxy: "IMGPROXY_INFO_ONLY_PRESETS", default: "as --only-presets", show: {
+        ServerSetting("info-only-presets", .flag, "/info URLs name presets only (default: as --only-presets).", imgproxy: .same("INFO_ONLY_PRESETS"), default: "as --only-presets", show: {
             $0.infoOnlyPresets.map(String.init) ?? "as --only-presets"
         }) { configuration, value throws(SettingError.Reason) in
             guard case let .flag(flag) = value else { throw .invalid("expected true or false") }
             configuration.infoOnlyPresets = flag
         }.changing(.bytes),
-        .list("allowed-info-options", "The /info options URLs may use, by either name (default: all); presets may use any.", \.allowedInfoOptions, imgproxy: "IMGPROXY_ALLOWED_INFO_OPTIONS").changing(.nothingStored),
+        .list("allowed-info-options", "The /info options URLs may use, by either name (default: all); presets may use any.", \.allowedInfoOptions, imgproxy: .same("ALLOWED_INFO_OPTIONS")).changing(.nothingStored),
         .text("info-presets", "Presets of /info options, name=option/option (imgproxy offers these in Pro).", \.infoPresets).changing(.bytes)
             .digesting { $0.resolved?.infoPresetsText ?? $0.infoPresets ?? "none" },
         .text("info-presets-path", "A file of /info presets, one name=option/option per line.", \.infoPresetsPath).changing(.bytes)
             .digesting { ($0.infoPresetsPath ?? "none") + "\n" + ($0.resolved?.infoPresetsText ?? "") },
-        .list("allowed-processing-options", "The options URLs may use, by either name (default: all); presets may use any.", \.allowedProcessingOptions, imgproxy: "IMGPROXY_ALLOWED_PROCESSING_OPTIONS").changing(.nothingStored),
-        .flag("allow-security-options", "Let URLs lower the limits with max_src_resolution, max_src_file_size, max_animation_frames, max_animation_frame_resolution and max_result_dimension.", \.allowSecurityOptions, imgproxy: "IMGPROXY_ALLOW_SECURITY_OPTIONS").changing(.nothingStored),
-        .list("format-quality", "Qualities per output format, format=quality (jpeg=80,avif=60), over --quality.", \.formatQuality, imgproxy: "IMGPROXY_FORMAT_QUALITY").changing(.bytes),
-        .text("watermark-path", "The watermark image, a file read at start.", \.watermarkPath, imgproxy: "IMGPROXY_WATERMARK_PATH").changing(.bytes)
+        .list("allowed-processing-options", "The options URLs may use, by either name (default: all); presets may use any.", \.allowedProcessingOptions, imgproxy: .same("ALLOWED_PROCESSING_OPTIONS")).changing(.nothingStored),
+        .flag("allow-security-options", "Let URLs lower the limits with max_src_resolution, max_src_file_size, max_animation_frames, max_animation_frame_resolution and max_result_dimension.", \.allowSecurityOptions, imgproxy: .same("ALLOW_SECURITY_OPTIONS")).changing(.nothingStored),
+        .list("format-quality", "Qualities per output format, format=quality (jpeg=80,avif=60), over --quality.", \.formatQuality, imgproxy: .same("FORMAT_QUALITY")).changing(.bytes),
+        .text("watermark-path", "The watermark image, a file read at start.", \.watermarkPath, imgproxy: .same("WATERMARK_PATH")).changing(.bytes)
             .digesting { $0.watermark?.identity ?? $0.watermarkPath ?? "none" },
-        .text("watermark-url", "The watermark image, fetched once at start through the source guard.", \.watermarkURL, imgproxy: "IMGPROXY_WATERMARK_URL").changing(.bytes),
-        .text("watermark-data", "The watermark image, base64.", \.watermarkData, imgproxy: "IMGPROXY_WATERMARK_DATA").changing(.bytes),
-        ServerSetting("watermark-opacity", .number, "The watermark's base opacity, 0 to 1, which each URL's opacity multiplies.", imgproxy: "IMGPROXY_WATERMARK_OPACITY", show: { ServerSetting.number($0.watermarkOpacity) }) {
+        .text("watermark-url", "The watermark image, fetched once at start through the source guard.", \.watermarkURL, imgproxy: .same("WATERMARK_URL")).changing(.bytes),
+        .text("watermark-data", "The watermark image, base64.", \.watermarkData, imgproxy: .same("WATERMARK_DATA")).changing(.bytes),
+        ServerSetting("watermark-opacity", .number, "The watermark's base opacity, 0 to 1, which each URL's opacity multiplies.", imgproxy: .same("WATERMARK_OPACITY"), show: { ServerSetting.number($0.watermarkOpacity) }) {
             configuration, value throws(SettingError.Reason) in
             guard case let .number(opacity) = value, (0...1).contains(opacity) else { throw .outOfRange("0...1") }
             configuration.watermarkOpacity = opacity

@@ -4,13 +4,13 @@ extension ServerSettings {
     /// The OpenTelemetry settings: imgproxy's switches, and OpenTelemetry's standard variables,
     /// which are read under their own names (`OTEL_EXPORTER_OTLP_ENDPOINT`) as well as ours.
     static let telemetry: [ServerSetting] = [
-        .flag("open-telemetry-enable", "Send traces over OTLP/HTTP (a build with the OpenTelemetry trait; OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf).", \.telemetry.enabled, imgproxy: "IMGPROXY_OPEN_TELEMETRY_ENABLE").changing(.nothingStored),
-        .flag("open-telemetry-enable-logs", "Send every log line over OTLP too, beside standard output.", \.telemetry.sendsLogs, imgproxy: "IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS").changing(.nothingStored),
+        .flag("open-telemetry-enable", "Send traces over OTLP/HTTP (a build with the OpenTelemetry trait; OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf).", \.telemetry.enabled, imgproxy: .same("OPEN_TELEMETRY_ENABLE")).changing(.nothingStored),
+        .flag("open-telemetry-enable-logs", "Send every log line over OTLP too, beside standard output.", \.telemetry.sendsLogs, imgproxy: .same("OPEN_TELEMETRY_ENABLE_LOGS")).changing(.nothingStored),
         .flag(
             "open-telemetry-enable-metrics", "Send the /metrics series over OTLP too, every OTEL_METRIC_EXPORT_INTERVAL.", \.telemetry.sendsMetrics,
-            imgproxy: "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS"
+            imgproxy: .same("OPEN_TELEMETRY_ENABLE_METRICS")
         ).changing(.nothingStored),
-        .flag("open-telemetry-propagate-external", "Origin and S3 requests carry the request's trace (traceparent), outside S3's signature.", \.telemetry.propagatesExternal, imgproxy: "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL").changing(.nothingStored),
+        .flag("open-telemetry-propagate-external", "Origin and S3 requests carry the request's trace (traceparent), outside S3's signature.", \.telemetry.propagatesExternal, imgproxy: .same("OPEN_TELEMETRY_PROPAGATE_EXTERNAL")).changing(.nothingStored),
         .text("otel-exporter-otlp-endpoint", "The collector's base URL (OTEL_EXPORTER_OTLP_ENDPOINT); /v1/traces is added. Default: http://localhost:4318.", \.telemetry.endpoint) { url in
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else { return "expected an http(s) URL" }
             // Shown by --print-config and logged: a credential goes in the headers, a secret.
@@ -61,15 +61,15 @@ extension ServerSettings {
         .text("otel-exporter-otlp-client-key", "A PEM file of this client's key, for mutual TLS (OTEL_EXPORTER_OTLP_CLIENT_KEY).", \.telemetry.clientKeyPath).changing(.nothingStored),
         .text(
             "open-telemetry-server-cert", "The collector's CA as PEM text, for https; instead of OTEL_EXPORTER_OTLP_CERTIFICATE.", \.telemetry.certificatePEM,
-            secret: true, imgproxy: "IMGPROXY_OPEN_TELEMETRY_SERVER_CERT", check: pemProblem
+            secret: true, imgproxy: .same("OPEN_TELEMETRY_SERVER_CERT"), check: pemProblem
         ).changing(.nothingStored),
         .text(
             "open-telemetry-client-cert", "This client's certificate as PEM text, for mutual TLS; instead of OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE.",
-            \.telemetry.clientCertificatePEM, secret: true, imgproxy: "IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT", check: pemProblem
+            \.telemetry.clientCertificatePEM, secret: true, imgproxy: .same("OPEN_TELEMETRY_CLIENT_CERT"), check: pemProblem
         ).changing(.nothingStored),
         .text(
             "open-telemetry-client-key", "This client's key as PEM text, for mutual TLS; instead of OTEL_EXPORTER_OTLP_CLIENT_KEY.", \.telemetry.clientKeyPEM,
-            secret: true, imgproxy: "IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY", check: pemProblem
+            secret: true, imgproxy: .same("OPEN_TELEMETRY_CLIENT_KEY"), check: pemProblem
         ).changing(.nothingStored),
     ]
 

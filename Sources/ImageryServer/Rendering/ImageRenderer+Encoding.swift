@@ -57,7 +57,7 @@ extension ImageRenderer {
     /// Everything runs on the heavy-work threads; `format:best`'s candidates are encoded there
     /// side by side, each with its own quality search.
     static func encode(_ image: Bitmap, as candidates: [Candidate], fittingIn limit: Int) async throws(ImageError) -> Encoded {
-        try await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async throws(ImageError) -> Encoded in
+        try await ImagePipeline.runHeavyWork { () async throws(ImageError) -> Encoded in
             try await encodeOnHeavyWork(image, as: candidates, fittingIn: limit)
         }
     }

@@ -199,7 +199,7 @@ struct ImageRenderer: Sendable {
     /// whatever the frame count. A frame that fails to decode or process answers as the
     /// pipeline's own failures do. The size is the frames' (the first's), once processed.
     private func encode(_ stream: AnimationStream, with encoder: ImageEncoder) async throws(ServerError) -> ([UInt8], PixelSize?) {
-        let result = await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async -> Result<([UInt8], PixelSize?), ServerError> in
+        let result = await ImagePipeline.runHeavyWork { () async -> Result<([UInt8], PixelSize?), ServerError> in
             var frames = stream.frames()
             var size: PixelSize?
             do throws(ImageError) {

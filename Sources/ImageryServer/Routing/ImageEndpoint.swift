@@ -41,9 +41,7 @@ struct ImageEndpoint: Sendable {
         let path = request.uri.path
         let accepted = negotiation.accepted(request.headers[.accept])
         let hints = clientHints ? ClientHints(request.headers) : nil
-        let cookies = preflight.cookiePassthrough.cookies(in: request.headers, authority: request.head.authority)
-        var key = ResponseVariantKey(path: path, accepted: accepted, clientHints: hints?.key ?? "", settings: settings)
-        key.partition = cookies?.partition ?? ""
+        let (key, cookies) = preflight.cookiePassthrough.variant(of: request, accepted: accepted, clientHints: hints, settings: settings)
         do throws(ServerError) {
             return try await tiers.answer(key, conditions: CachedResponse.Conditions(request.headers)) { () throws(ServerError) in
                 let plan = try preflight.plan(for: path, hints: hints, cookies: cookies)

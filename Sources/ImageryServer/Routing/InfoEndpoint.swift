@@ -29,9 +29,7 @@ struct InfoEndpoint: Sendable {
 
     func respond(to request: Request) async -> Response {
         let path = request.uri.path
-        let cookies = preflight.cookiePassthrough.cookies(in: request.headers, authority: request.head.authority)
-        var key = ResponseVariantKey(path: path, accepted: .other, settings: settings)
-        key.partition = cookies?.partition ?? ""
+        let (key, cookies) = preflight.cookiePassthrough.variant(of: request, accepted: .other, settings: settings)
         do throws(ServerError) {
             return try await tiers.answer(key, conditions: CachedResponse.Conditions(request.headers)) { () throws(ServerError) in
                 let asked = try preflight.info(for: String(path.dropFirst("/info".count)), cookies: cookies)

@@ -17,14 +17,14 @@ extension DecodeKey {
         // sum below is of numbers the limit holds.
         let (pixels, overflow) = stored.width.multipliedReportingOverflow(by: stored.height)
         guard !overflow, pixels <= maximumPixelCount else { return 0 }
-        if let animation, [.gif, .webp].contains(format) {
+        if let animation = decodeOptions.animation, [.gif, .webp].contains(format) {
             let frames = ImageHeader.frameCount(of: bytes, format: format, limit: animation.maximumFrameCount)
             if frames > 1 { return animationCost(stored: stored, frames: frames) }
         }
         let progressive = format == .jpeg && ImageHeader.isProgressiveJPEG(bytes) == true
         // libjpeg keeps two bytes a coefficient: three bytes a pixel at 4:2:0, six at 4:4:4.
         let coefficients = progressive ? stored.pixelCount * 3 / 4 : 0
-        guard resize != nil else {
+        guard decodeOptions.resize != nil else {
             let turned = format == .jpeg && (ImageHeader.exifOrientation(ofJPEG: bytes) ?? .up) != .up
             return min(stored.pixelCount * (turned ? 2 : 1) + coefficients, 1 << 50)
         }
@@ -35,9 +35,10 @@ extension DecodeKey {
     /// the whole animation is charged. A stream's decode composes only its poster: the canvas
     /// and one frame.
     private func animationCost(stored: PixelSize, frames: Int) -> Int {
-        let frames = animation?.delivery == .stream ? 1 : frames
+        let frames = decodeOptions.animation?.delivery == .stream ? 1 : frames
         let full = stored.width * stored.height
-        let frame = resize.flatMap { try? $0.plan(for: stored) }.map { allowsUpscaling ? $0.outputSize : PixelSize(
+        let allowsUpscaling = decodeOptions.allowsUpscaling
+        let frame = decodeOptions.resize.flatMap { try? $0.plan(for: stored) }.map { allowsUpscaling ? $0.outputSize : PixelSize(
             width: min($0.outputSize.width, stored.width), height: min($0.outputSize.height, stored.height)
         ) }.map { $0.width * $0.height } ?? full
         let (total, overflow) = frame.multipliedReportingOverflow(by: frames)
@@ -49,7 +50,8 @@ extension DecodeKey {
     private func stillCost(format: ImageFormat, stored: PixelSize) -> Int {
         if format == .svg { return vectorCost(stored: stored) }
         let full = stored.width * stored.height
-        guard let resize else { return full }
+        guard let resize = decodeOptions.resize else { return full }
+        let allowsUpscaling = decodeOptions.allowsUpscaling
         // The orientation is not known here: take the larger of the two ways round.
         let transposed = PixelSize(width: stored.height, height: stored.width)
         let outputs = [stored, transposed].compactMap { try? resize.plan(for: $0, allowsUpscaling: allowsUpscaling).outputSize }
@@ -75,7 +77,7 @@ extension DecodeKey {
     /// A vector source is rendered once, whole, at the resize's scale (upscaling too), and
     /// never over the pixel limit, however large the canvas it declares.
     private func vectorCost(stored: PixelSize) -> Int {
-        let scale = resize.flatMap { try? $0.plan(for: stored, allowsUpscaling: true) }?.scale ?? 1
+        let scale = decodeOptions.resize.flatMap { try? $0.plan(for: stored, allowsUpscaling: true) }?.scale ?? 1
         let rendered = Double(stored.width) * scale * Double(stored.height) * scale
         guard rendered < Double(maximumPixelCount) else { return maximumPixelCount }   // NaN and infinity too
         return Int(rendered.rounded(.up))

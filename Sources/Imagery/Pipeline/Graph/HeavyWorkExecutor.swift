@@ -74,4 +74,13 @@ extension ImagePipeline {
     ) async throws(Failure) -> Value {
         try await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async throws(Failure) -> Value in try work() }
     }
+
+    /// Runs `work`, which awaits (side-by-side encodes, a processing run that yields), on
+    /// ``HeavyWorkExecutor``: every step of it, and every child task it starts, runs there.
+    @concurrent
+    package static func runHeavyWork<Value: Sendable, Failure: Error>(
+        _ work: @Sendable () async throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        try await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async throws(Failure) -> Value in try await work() }
+    }
 }

@@ -52,10 +52,11 @@ extension PipelineGraph {
 
     /// A feed of previews at `key`'s size for `job`, when the decoder makes them.
     private func previewFeed(for key: DecodeKey, job: Job<Decoded>) -> PreviewFeed? {
-        guard let decoder = decoder.progressiveDecoder(resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: key.decodingOptions) else {
+        let requested = key.decodeOptions
+        guard let decoder = decoder.progressiveDecoder(resize: requested.resize, allowsUpscaling: requested.allowsUpscaling, options: key.codecOptions) else {
             return nil
         }
-        return PreviewFeed(decoder: decoder, resize: key.resize, allowsUpscaling: key.allowsUpscaling, interval: previewInterval) { [weak job] preview in
+        return PreviewFeed(decoder: decoder, resize: requested.resize, allowsUpscaling: requested.allowsUpscaling, interval: previewInterval) { [weak job] preview in
             Task { @PipelineActor in job?.send(preview: preview) }
         }
     }
@@ -79,24 +80,24 @@ extension PipelineGraph {
         // Cancellation is honoured between stages: before the decode, and before the result
         // is handed back (a decode itself is not interruptible).
         if Task.isCancelled { return .failure(.cancelled) }
-        let options = key.decodingOptions
+        let options = key.codecOptions, requested = key.decodeOptions
         do throws(ImageError) {
             var decoded = try await ImagePipeline.runHeavyWork { () throws(ImageError) -> Decoded in
-                switch key.animation?.delivery {
+                switch requested.animation?.delivery {
                 case .frames?:
-                    if let animation = try decoder.decodeAnimation(bytes, resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: options) {
+                    if let animation = try decoder.decodeAnimation(bytes, resize: requested.resize, allowsUpscaling: requested.allowsUpscaling, options: options) {
                         return ImageResponse(animation: animation, origin: origin)
                     }
                 case .stream?:
-                    if var stream = try decoder.animationStream(bytes, resize: key.resize, allowsUpscaling: key.allowsUpscaling, options: options) {
+                    if var stream = try decoder.animationStream(bytes, resize: requested.resize, allowsUpscaling: requested.allowsUpscaling, options: options) {
                         stream.source = source
                         return ImageResponse(stream: stream, origin: origin)
                     }
                 case nil:
                     break
                 }
-                let bitmap = if let resize = key.resize {
-                    try decoder.decode(bytes, resize: resize, allowsUpscaling: key.allowsUpscaling, options: options)
+                let bitmap = if let resize = requested.resize {
+                    try decoder.decode(bytes, resize: resize, allowsUpscaling: requested.allowsUpscaling, options: options)
                 } else {
                     try decoder.decode(bytes, options: options)
                 }

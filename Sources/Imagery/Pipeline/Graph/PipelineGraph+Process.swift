@@ -12,11 +12,8 @@ extension PipelineGraph {
     ) -> Subscription {
         let readsOriginal = disk?.readsOriginal(for: request) ?? false
         let decodeKey = DecodeKey(
-            fetch: FetchKey(source: key.sourceKey, readsDisk: readsOriginal),
-            resize: request.resize, allowsUpscaling: request.allowsUpscaling,
-            policy: request.decodingPolicy, maximumPixelCount: request.maximumPixelCount, draftHeadroom: draftHeadroom,
-            animation: request.animation, ignoresEXIFOrientation: request.ignoresEXIFOrientation,
-            prefersEmbeddedThumbnail: request.prefersEmbeddedThumbnail, keptMetadata: request.keptMetadata,
+            fetch: FetchKey(source: key.sourceKey, readsDisk: readsOriginal), decodeOptions: key.decodeOptions,
+            maximumPixelCount: request.maximumPixelCount, draftHeadroom: draftHeadroom,
             reducesWhileDecoding: reducesWhileDecoding, resizesInLinearLight: resizesInLinearLight
         )
         let processKey = ProcessKey(image: key, decode: decodeKey, readsDisk: disk?.readsProcessed(for: request) ?? false)
@@ -227,8 +224,8 @@ extension PipelineGraph {
     /// processed), with the original's metadata restored.
     private func decodeStored(_ job: Job<ImageResponse>, _ run: ProcessRun, _ entry: ProcessedEntry) {
         var key = run.key.decode
-        key.resize = nil
-        key.animation = nil
+        key.decodeOptions.resize = nil
+        key.decodeOptions.animation = nil
         let decoder = self.decoder, source = run.source.description
         job.work = Task(priority: job.priority.taskPriority) {
             let decoded = await Self.decode(entry.image, key: key, source: source, decoder: decoder, origin: .disk)

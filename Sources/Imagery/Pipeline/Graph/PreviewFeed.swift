@@ -73,7 +73,7 @@ final class PreviewFeed: Sendable {
 
     @concurrent
     private func drain() async {
-        await withTaskExecutorPreference(HeavyWorkExecutor.shared) {
+        await ImagePipeline.runHeavyWork { () async -> Void in
             while let batch = nextBatch() {
                 guard let decoder = box.decoder else { continue }
                 do throws(ImageError) {

@@ -11,33 +11,27 @@ struct FetchKey: Hashable {
     var readsDisk: Bool
 }
 
-/// One decode (and resize) of fetched bytes.
+/// One decode (and resize) of fetched bytes: requests that differ only in what happens after
+/// it (processors, priority, cache options) share it.
 struct DecodeKey: Hashable {
     var fetch: FetchKey
-    var resize: Resize?
-    var allowsUpscaling: Bool
-    var policy: DecodingPolicy
+    /// The request's ``ImageRequest/DecodeOptions``, whole.
+    var decodeOptions: ImageRequest.DecodeOptions
+    /// Out of the decode options (a cached image answers any limit it fits) but in this key:
+    /// a decode under a lower limit refuses what one under a higher limit returns.
     var maximumPixelCount: Int
+    /// The pipeline's ``ImagePipeline/Configuration/draftHeadroom``.
     var draftHeadroom = 2
-    var animation: AnimationLimits?
-    var ignoresEXIFOrientation = false
-    var prefersEmbeddedThumbnail = false
-    var keptMetadata: KeptMetadata = []
     /// The pipeline's ``ImagePipeline/Configuration/reducesWhileDecoding``.
     var reducesWhileDecoding = true
     /// The pipeline's ``ImagePipeline/Configuration/resizesInLinearLight``.
     var resizesInLinearLight = false
 
     /// The options a decode of this key runs under: the final one and the previews' alike.
-    var decodingOptions: DecodingOptions {
-        var options = DecodingOptions()
-        options.policy = policy
+    var codecOptions: DecodingOptions {
+        var options = decodeOptions.codecOptions
         options.maximumPixelCount = maximumPixelCount
         options.draftHeadroom = draftHeadroom
-        if let animation { options.animation = animation }
-        options.ignoresEXIFOrientation = ignoresEXIFOrientation
-        options.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
-        options.keptMetadata = keptMetadata
         options.reducesWhileDecoding = reducesWhileDecoding
         options.resizesInLinearLight = resizesInLinearLight
         return options

@@ -60,7 +60,8 @@ package struct ImgproxySetting: Sendable {
 }
 
 extension ImgproxySetting {
-    /// A setting read as our setting `setting` is.
+    /// A setting read as our setting `setting` is, made from that setting's row
+    /// (``ServerSetting/ImgproxyName/same(_:note:)``) rather than written in a table.
     static func same(_ name: String, _ setting: String) -> ImgproxySetting {
         ImgproxySetting(name: name, disposition: .honoured(.setting(setting)))
     }

@@ -1,17 +1,13 @@
 extension ImgproxySettings {
-    /// The settings of imgproxy Pro that imagery-server reads: autoquality, which it gives away,
-    /// and the neural networks autoquality's `ml` method would use in imgproxy, which it
-    /// refuses by name (`ml` searches as `dssim` here, as imgproxy's does without a model).
-    static let pro: [ImgproxySetting] = [
-        .same("AUTOQUALITY_METHOD", "autoquality-method"), .same("AUTOQUALITY_TARGET", "autoquality-target"),
-        .same("AUTOQUALITY_MIN", "autoquality-min"), .same("AUTOQUALITY_FORMAT_MIN", "autoquality-format-min"),
-        .same("AUTOQUALITY_MAX", "autoquality-max"), .same("AUTOQUALITY_FORMAT_MAX", "autoquality-format-max"),
-        .same("AUTOQUALITY_ALLOWED_ERROR", "autoquality-allowed-error"), .same("AUTOQUALITY_MAX_RESOLUTION", "autoquality-max-resolution"),
-    ] + [
+    /// The settings of imgproxy Pro that imagery-server reads: autoquality, which it gives away
+    /// (its rows say ``ServerSetting/ImgproxyName/pro(_:)``), and the neural networks
+    /// autoquality's `ml` method would use in imgproxy, which it refuses by name (`ml` searches
+    /// as `dssim` here, as imgproxy's does without a model).
+    static let pro: [ImgproxySetting] = unchanged(pro: true) + [
         "AUTOQUALITY_JPEG_NET", "AUTOQUALITY_WEBP_NET", "AUTOQUALITY_AVIF_NET", "AUTOQUALITY_JXL_NET", "AUTOQUALITY_ML_INFERENCE_NUM_STREAMS",
         "AUTOQUALITY_ML_INFERENCE_NUM_THREADS", "AUTOQUALITY_ML_EXECUTION_MODE", "AUTOQUALITY_ML_CPU_PINNING", "ML_NUM_STREAMS",
         "ML_INFERENCE_NUM_THREADS", "ML_EXECUTION_MODE", "ML_CPU_PINNING",
-    ].map { name in
+    ].map { name -> ImgproxySetting in
         .refused(name, why: "imagery-server runs no neural network models: aq:ml searches as dssim, as imgproxy does without a model", instead: "", accepting: nil)
     }
 
@@ -51,7 +47,9 @@ extension ImgproxySettings {
         return proNames.contains(String(name))
     }
 
-    /// The variables whose values are secrets: never shown, never logged.
-    static let secretVariables: [String] = ["KEY", "SALT", "TRUSTED_SIGNATURES", "SECRET", "SOURCE_URL_ENCRYPTION_KEY", "OPEN_TELEMETRY_CLIENT_KEY"]
+    /// The variables whose values are secrets, never shown, never logged: imgproxy's names of
+    /// the settings whose rows are secret, so that a secret is marked once, on its row.
+    static let secretVariables: [String] = ServerSettings.all.filter(\.isSecret)
+        .compactMap { $0.imgproxy?.name }
         .flatMap { ["IMGPROXY_" + $0, "IMAGERY_" + $0] }
 }

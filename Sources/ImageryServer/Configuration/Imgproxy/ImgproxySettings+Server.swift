@@ -1,10 +1,6 @@
 import Foundation
 
 extension ImgproxySettings {
-    static let signature: [ImgproxySetting] = [
-        .same("KEY", "key"), .same("SALT", "salt"), .same("SIGNATURE_SIZE", "signature-size"), .same("TRUSTED_SIGNATURES", "trusted-signatures"),
-    ]
-
     static let server: [ImgproxySetting] = [
         .converted("BIND", .text, sets: ["host", "port", "unix-socket"], note: "host:port, :port for every interface, or a Unix socket's path (with IMGPROXY_NETWORK=unix)") {
             configuration, value throws(SettingError.Reason) in
@@ -50,29 +46,20 @@ extension ImgproxySettings {
             try ServerSettings.setting(named: "requests-queue-size").apply(&configuration, value)
             return nil
         },
-        .same("MAX_CLIENTS", "max-clients"),
         .converted("TTL", .whole, sets: ["cache-control"], note: "seconds of max-age; 0 sends no-cache") { configuration, value throws(SettingError.Reason) in
             guard case let .whole(seconds) = value, seconds >= 0 else { throw .outOfRange("0 or more seconds") }
             configuration.cacheControl = seconds == 0 ? "no-cache" : "max-age=\(seconds), public"
             return nil
         },
-        .same("CACHE_CONTROL_PASSTHROUGH", "cache-control-passthrough"),
-        .same("SET_CANONICAL_HEADER", "set-canonical-header"),
         .refused(
             "SO_REUSEPORT", why: "Hummingbird's listener sets SO_REUSEADDR only (its server configuration has no SO_REUSEPORT, and the socket is bound inside it), so processes cannot share a port",
             instead: "one port per instance behind a load balancer (deploy/nginx)"
         ),
-        .same("PATH_PREFIX", "path-prefix"),
         .converted("USER_AGENT", .text, sets: ["user-agent"], note: "%current_version is this server's version") { configuration, value throws(SettingError.Reason) in
             guard case let .text(agent) = value else { throw .invalid("expected text") }
             let expanded = agent.replacingOccurrences(of: "%current_version", with: ServerVersion.current)
             try ServerSettings.setting(named: "user-agent").apply(&configuration, .text(expanded))
             return nil
         },
-        .same("USE_ETAG", "use-etag"),
-        .same("ETAG_BUSTER", "etag-buster"),
-        .same("USE_LAST_MODIFIED", "use-last-modified"),
-        .same("LAST_MODIFIED_BUSTER", "last-modified-buster"),
-        .same("ENABLE_DEBUG_HEADERS", "enable-debug-headers"),
     ]
 }

@@ -1,17 +1,5 @@
 extension ImgproxySettings {
     static let sources: [ImgproxySetting] = [
-        .same("SOURCE_URL_QUERY_SEPARATOR", "source-url-query-separator"),
-        .same("LOCAL_FILESYSTEM_ROOT", "local-root"),
-        .same("USE_S3", "use-s3"),
-        .same("S3_REGION", "s3-region"),
-        .same("S3_ENDPOINT", "s3-endpoint"),
-        .same("S3_ENDPOINT_USE_PATH_STYLE", "s3-endpoint-use-path-style"),
-        .same("S3_USE_DECRYPTION_CLIENT", "s3-use-decryption-client"),
-        .same("S3_ASSUME_ROLE_ARN", "s3-assume-role-arn"),
-        .same("S3_ASSUME_ROLE_EXTERNAL_ID", "s3-assume-role-external-id"),
-        .same("S3_ALLOWED_BUCKETS", "s3-allowed-buckets"),
-        .same("S3_DENIED_BUCKETS", "s3-denied-buckets"),
-        .same("S3_ACCESS_POINTS", "s3-access-points"),
         otherCloud("USE_GCS", "Google Cloud Storage"), otherCloud("GCS_KEY", "Google Cloud Storage"),
         otherCloud("GCS_ENDPOINT", "Google Cloud Storage"), otherCloud("GCS_ALLOWED_BUCKETS", "Google Cloud Storage"),
         otherCloud("GCS_DENIED_BUCKETS", "Google Cloud Storage"),
@@ -23,9 +11,6 @@ extension ImgproxySettings {
         otherCloud("SWIFT_DOMAIN", "OpenStack Swift"), otherCloud("SWIFT_TIMEOUT_SECONDS", "OpenStack Swift"),
         otherCloud("SWIFT_CONNECT_TIMEOUT_SECONDS", "OpenStack Swift"), otherCloud("SWIFT_ALLOWED_BUCKETS", "OpenStack Swift"),
         otherCloud("SWIFT_DENIED_BUCKETS", "OpenStack Swift"),
-        .same("BASE_URL", "base-url"),
-        .same("URL_REPLACEMENTS", "url-replacements"),
-        .same("BASE64_URL_INCLUDES_FILENAME", "base64-url-includes-filename"),
     ]
 
     /// The settings that pull an environment from elsewhere before the server reads it.

@@ -1,29 +1,20 @@
+/// The sections of imgproxy's configuration docs about running it: monitoring (New Relic,
+/// Datadog, OpenTelemetry), error reporting, logging, memory and the miscellaneous rest.
 extension ImgproxySettings {
     static let monitoring: [ImgproxySetting] = [
         .warned("NEW_RELIC_KEY", vendor: "New Relic"), .warned("NEW_RELIC_APP_NAME", vendor: "New Relic"),
         .warned("NEW_RELIC_LABELS", vendor: "New Relic"), .warned("NEW_RELIC_PROPAGATE_EXTERNAL", vendor: "New Relic"),
-        .same("PROMETHEUS_BIND", "prometheus-bind"),
-        .same("PROMETHEUS_NAMESPACE", "prometheus-namespace"),
         .warned("DATADOG_ENABLE", vendor: "Datadog"), .warned("DATADOG_ENABLE_ADDITIONAL_METRICS", vendor: "Datadog"),
         .warned("DATADOG_PROPAGATE_EXTERNAL", vendor: "Datadog"),
-        .same("OPEN_TELEMETRY_ENABLE", "open-telemetry-enable"),
-        .same("OPEN_TELEMETRY_ENABLE_METRICS", "open-telemetry-enable-metrics"),
-        .same("OPEN_TELEMETRY_ENABLE_LOGS", "open-telemetry-enable-logs"),
-        .same("OPEN_TELEMETRY_SERVER_CERT", "open-telemetry-server-cert"),
-        .same("OPEN_TELEMETRY_CLIENT_CERT", "open-telemetry-client-cert"),
-        .same("OPEN_TELEMETRY_CLIENT_KEY", "open-telemetry-client-key"),
         .converted("OPEN_TELEMETRY_TRACE_ID_GENERATOR", .text, sets: [], note: "random; xray is warned about, and ids stay random") { _, value throws(SettingError.Reason) in
             guard case let .text(name) = value, ["random", "xray"].contains(name.lowercased()) else { throw .invalid("expected random or xray") }
             return name.lowercased() == "xray" ? "IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR=xray: trace ids will be random, which AWS X-Ray reads only through a collector that converts them" : nil
         },
-        .same("OPEN_TELEMETRY_PROPAGATE_EXTERNAL", "open-telemetry-propagate-external"),
         .warned("CLOUD_WATCH_SERVICE_NAME", vendor: "Amazon CloudWatch"), .warned("CLOUD_WATCH_NAMESPACE", vendor: "Amazon CloudWatch"),
         .warned("CLOUD_WATCH_REGION", vendor: "Amazon CloudWatch"),
     ]
 
     static let reporting: [ImgproxySetting] = [
-        .same("REPORT_DOWNLOADING_ERRORS", "report-downloading-errors"),
-        .same("DEVELOPMENT_ERRORS_MODE", "development-errors-mode"),
         .warned("BUGSNAG_KEY", vendor: "Bugsnag"), .warned("BUGSNAG_STAGE", vendor: "Bugsnag"),
         .warned("HONEYBADGER_KEY", vendor: "Honeybadger"), .warned("HONEYBADGER_ENV", vendor: "Honeybadger"),
         .warned("SENTRY_DSN", vendor: "Sentry"), .warned("SENTRY_ENVIRONMENT", vendor: "Sentry"), .warned("SENTRY_RELEASE", vendor: "Sentry"),
@@ -32,8 +23,6 @@ extension ImgproxySettings {
     ]
 
     static let logging: [ImgproxySetting] = [
-        .same("LOG_FORMAT", "log-format"),
-        .same("LOG_LEVEL", "log-level"),
         .warned("SYSLOG_ENABLE", vendor: "syslog"), .warned("SYSLOG_LEVEL", vendor: "syslog"), .warned("SYSLOG_NETWORK", vendor: "syslog"),
         .warned("SYSLOG_ADDRESS", vendor: "syslog"), .warned("SYSLOG_TAG", vendor: "syslog"),
     ]
@@ -47,16 +36,6 @@ extension ImgproxySettings {
     ]
 
     static let miscellaneous: [ImgproxySetting] = [
-        .same("ARGUMENTS_SEPARATOR", "arguments-separator"),
-        .same("USE_LINEAR_COLORSPACE", "use-linear-colorspace"),
-        .same("DISABLE_SHRINK_ON_LOAD", "disable-shrink-on-load"),
-        .same("STRIP_METADATA", "strip-metadata"),
-        .same("KEEP_COPYRIGHT", "keep-copyright"),
-        .same("STRIP_COLOR_PROFILE", "strip-color-profile"),
-        .same("AUTO_ROTATE", "auto-rotate"),
-        .same("ENFORCE_THUMBNAIL", "enforce-thumbnail"),
-        .same("RETURN_ATTACHMENT", "return-attachment"),
-        .same("HEALTH_CHECK_PATH", "health-check-path"),
         .converted("FAIL_ON_DEPRECATION", .flag, sets: [], note: "a deprecated imgproxy name stops the start") { _, _ throws(SettingError.Reason) in nil },
     ]
 }
