@@ -423,3 +423,34 @@ let package = Package(
         ),
     ]
 )
+
+// CI's ThreadSanitizer pass (`.ci/run`) instruments the concurrency of the pipeline, its disk
+// cache, the app layer and the tool. IMAGERY_TSAN_SCOPE=core keeps those targets and their
+// suites and leaves out the server and everything on NIO, whose instrumented build was a third
+// of CI's time; their suites run uninstrumented in the passes before it. Nothing else sets it.
+if Context.environment["IMAGERY_TSAN_SCOPE"] == "core" {
+    let core: Set<String> = [
+        "Imagery", "CImageryCodecs", "CWebP", "CHeif", "CAvif", "CJxl", "CImagerySVG", "CImageryTIFF", "ImageryCodecs",
+        "ImageryDiskCache", "ImageryUI", "CoreGraphicsStub", "SwiftUIStub", "UIKitStub", "ImageryCLI", "ImageryGallery",
+        "ImageryTestSupport", "imagery-cache-stress", "imagery-peak-memory",
+        "ImageryPipelineTests", "ImageryDiskCacheTests", "ImageryUITests", "ImageryCLITests",
+    ]
+    package.targets.removeAll { !core.contains($0.name) }
+    for target in package.targets {
+        target.dependencies.removeAll { dependency in
+            switch dependency {
+            case let .targetItem(name, _), let .byNameItem(name, _): !core.contains(name)
+            default: false
+            }
+        }
+    }
+    package.products.removeAll { !["Imagery", "ImageryCodecs", "ImageryDiskCache", "ImageryUI", "imagery"].contains($0.name) }
+    let serverOnly: Set<Substring> = [
+        "swift-nio", "swift-nio-extras", "swift-nio-ssl", "swift-http-types", "hummingbird", "async-http-client",
+        "swift-service-lifecycle", "swift-configuration", "swift-system", "swift-prometheus", "swift-otel",
+    ]
+    package.dependencies.removeAll { dependency in
+        guard case let .sourceControl(_, location, _) = dependency.kind, let name = location.split(separator: "/").last else { return false }
+        return serverOnly.contains(name)
+    }
+}

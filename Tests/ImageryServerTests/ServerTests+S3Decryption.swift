@@ -109,6 +109,22 @@ extension S3Tests {
             #expect(input?["EncryptionContext"] as? [String: String] == ["aws:x-amz-cek-alg": "AES/GCM/NoPadding", "department": "photos"])
         }
 
+        // And with S3's own key (no role), KMS's Decrypt is signed as botocore signs it with
+        // that key's secret (the role's secret above is moto's, which the test never sees)
+        let direct = try await ServerHarness.start {
+            $0 = loaded
+            $0.host = "127.0.0.1"
+            $0.port = 0
+            $0.s3AssumeRoleARN = nil
+        }
+        defer { direct.cancel() }
+        let directReply = try await direct.get("/unsafe/w:100/plain/s3://sealed/rocket.jpg")
+        #expect(directReply.status == 200, "\(directReply.text)")
+        let directDecrypt = try #require(moto.recordedEntries().last { $0.header("X-Amz-Target") == "TrentService.Decrypt" })
+        #expect(directDecrypt.header("Authorization")?.contains("Credential=AKIAIMAGERYSOURCES/") == true)
+        #expect(try await moto.signatureVerifies(directDecrypt, secret: "imagery-s3cr3t"))
+        #expect(try await !moto.signatureVerifies(directDecrypt, secret: "imagery-s3cr3u"))
+
         // And without the setting the ciphertext reaches the decoder, which reads no image in it
         let sealedOnly = try await ServerHarness.start {
             $0.useS3 = true

@@ -41,6 +41,9 @@ extension S3Tests {
         #expect(form["Version"] == "2011-06-15" && form["RoleSessionName"]?.isEmpty == false)
         let stsAuthorization = sts.header("Authorization") ?? ""
         #expect(stsAuthorization.contains("Credential=AKIABASEKEY/") && stsAuthorization.contains("/us-east-1/sts/aws4_request"), "\(stsAuthorization)")
+        // As botocore signs the same request with the base secret, and not with another
+        #expect(try await moto.signatureVerifies(sts, secret: "base-secret"))
+        #expect(try await !moto.signatureVerifies(sts, secret: "another-secret"))
         // And the object was read with the role's temporary key (ASIA…) and its session token
         let get = try #require(recorded.last { $0.method == "GET" && $0.path == "/photos/rocket.jpg" })
         let authorization = get.header("Authorization") ?? ""
@@ -83,7 +86,7 @@ extension ServerTests {
     }
 
     @Test("The executable exits 64 when IMGPROXY_S3_ASSUME_ROLE_ARN cannot be assumed, or is no role's ARN", .tags(.integration), .offUnderSanitizer,
-          .timeLimit(.minutes(1)),
+          .timeLimit(.minutes(3)),
           .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests"))
     func s3AssumeRoleExitCode() async throws {
         let binary = try #require(ChildProcess.executable("imagery-server"))

@@ -51,6 +51,8 @@ struct MotoServer {
     /// asked for.
     struct RecordedRequest {
         let method: String
+        /// The whole URL, as moto saw it.
+        let url: String
         let path: String
         /// As sent, names as the client wrote them.
         let headers: [String: String]
@@ -72,8 +74,38 @@ struct MotoServer {
             else { return nil }
             var body = entry["body"] as? String ?? ""
             if entry["body_encoded"] as? Bool == true, let data = Data(base64Encoded: body) { body = String(decoding: data, as: UTF8.self) }
-            return RecordedRequest(method: method, path: url.path, headers: entry["headers"] as? [String: String] ?? [:], body: body)
+            return RecordedRequest(
+                method: method, url: url.absoluteString, path: url.path, headers: entry["headers"] as? [String: String] ?? [:], body: body
+            )
         }
+    }
+
+    /// Whether `request`'s SigV4 signature is the one botocore (which boto3 brings) computes for
+    /// the same method, URL, signed headers, body and time with `secret`: an independent signer
+    /// checking ours, for services moto does not authenticate (STS, KMS).
+    func signatureVerifies(_ request: RecordedRequest, secret: String, sessionToken: String? = nil) async throws -> Bool {
+        let file = try Self.file(Array(try JSONSerialization.data(withJSONObject: [
+            "method": request.method, "url": request.url, "headers": request.headers, "body": request.body,
+            "secret": secret, "token": sessionToken as Any,
+        ])))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let printed = try await python("""
+            import json
+            from botocore.auth import SigV4Auth
+            from botocore.awsrequest import AWSRequest
+            from botocore.credentials import Credentials
+            entry = json.load(open("\(file)"))
+            authorization = {k.lower(): v for k, v in entry["headers"].items()}["authorization"]
+            key, day, region, service, _ = authorization.split("Credential=")[1].split(",")[0].split("/")
+            signed = authorization.split("SignedHeaders=")[1].split(",")[0].split(";")
+            headers = {k: v for k, v in entry["headers"].items() if k.lower() in signed}
+            request = AWSRequest(method=entry["method"], url=entry["url"], data=entry["body"].encode(), headers=headers)
+            request.context["timestamp"] = {k.lower(): v for k, v in headers.items()}["x-amz-date"]
+            signer = SigV4Auth(Credentials(key, entry["secret"], entry["token"]), service, region)
+            expected = signer.signature(signer.string_to_sign(request, signer.canonical_request(request)), request)
+            print("verified" if expected == authorization.split("Signature=")[1].strip() else "differs")
+            """)
+        return printed == "verified"
     }
 
     var endpoint: String { "http://127.0.0.1:\(port)" }
