@@ -5,7 +5,7 @@ import ImageryCodecs
 import Testing
 @testable import ImageryCLI
 
-@Suite(.timeLimit(.minutes(5))) struct GridCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct GridCommandTests {
     static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("ImageryCodecsTests/Resources").path
 

@@ -5,7 +5,7 @@ import ImageryCodecs
 import Testing
 @testable import ImageryCLI
 
-@Suite(.timeLimit(.minutes(5))) struct ThumbnailCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct ThumbnailCommandTests {
     let input: URL
     let output: URL
 

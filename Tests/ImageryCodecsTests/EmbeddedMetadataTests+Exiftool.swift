@@ -16,7 +16,7 @@ extension EmbeddedMetadataTests {
 
     @Test(
         "Written into JPEG, PNG and WebP, exiftool finds the EXIF fields, the XMP property, JPEG's IPTC and the ICC profile's description",
-        .tags(.integration), .offUnderSanitizer, .timeLimit(.minutes(5)),
+        .tags(.integration), .offUnderSanitizer, .timeLimit(.minutes(10)),
         .enabled(if: CIRun.runs(needing: exiftool != nil), "needs exiftool (Debian's libimage-exiftool-perl; .ci/run installs it)")
     )
     func readByExiftool() async throws {

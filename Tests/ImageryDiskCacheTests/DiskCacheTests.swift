@@ -25,7 +25,7 @@ func rawDatabase(_ path: String) throws -> DatabaseQueue {
     return try DatabaseQueue(path: path, configuration: configuration)
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct DiskCacheTests {
     let directory = TemporaryDirectory()
 
@@ -184,7 +184,7 @@ struct DiskCacheTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct BlobFileTests {
     let directory = TemporaryDirectory()
 

@@ -6,7 +6,7 @@ import ImageryCodecs
 import ImageryTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct PipelineDiskTests {
     let directory = TemporaryDirectory()
 

@@ -59,7 +59,7 @@ final class ReadOnlyMount {
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(5)), .tags(.integration), .offUnderSanitizer, .enabled(if: ReadOnlyMount.isAvailable, "cannot bind-mount a directory read-only here (needs root with CAP_SYS_ADMIN)"))
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.integration), .offUnderSanitizer, .enabled(if: ReadOnlyMount.isAvailable, "cannot bind-mount a directory read-only here (needs root with CAP_SYS_ADMIN)"))
 struct ReadOnlyCacheTests {
     let directory = TemporaryDirectory()
 

@@ -9,7 +9,7 @@ import Testing
 /// cached whole, or streamed; without it, the first frame as a still.
 // The limit is a hang's bound, not a timing: in a full run on two cores every decode here waits
 // behind the other suites' heavy work on the shared heavy-work threads.
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(10)))
 struct AnimationPipelineTests {
     static let gif = Fixtures.bytes("gif_anim_rocket_8f_160x107.gif")
 

@@ -7,7 +7,7 @@ import Testing
 
 // The limit is a hang's bound, not a timing: in a full run on two cores every decode here waits
 // behind the other suites' heavy work on the shared heavy-work threads.
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(10)))
 struct AuthorizationTests {
     /// A token service whose first token the server rejects and whose later ones it accepts.
     final class TokenService: Sendable {

@@ -4,7 +4,7 @@ import Foundation
 import ImageryCodecs
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct MemoryCacheTests {
     /// A response whose bitmap costs `width * width * 4` bytes.
     static func response(_ width: Int) -> ImageResponse {

@@ -7,7 +7,7 @@ import Testing
 /// charged while they wait), and a delivered image a caller holds while it encodes.
 // The limit is a hang's bound, not a timing: in a full run on two cores every decode here waits
 // behind the other suites' heavy work on the shared heavy-work threads.
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(10)))
 struct PixelBudgetTests {
     @Test("Queues sharing a budget: a waiting input is charged, room goes to processing first, and an idle processing queue starts a run that does not fit")
     @PipelineActor
@@ -200,7 +200,7 @@ extension PixelBudgetTests {
 extension PixelBudgetTests {
     @Test(
         "Images one after another on one pipeline whose budget is smaller than any of them: each delivers, and the budget is empty after each",
-        .timeLimit(.minutes(6))
+        .timeLimit(.minutes(10))
     )
     func sequentialRequestsOnASmallBudget() async throws {
         let (pipeline, _) = Self.pipeline(budget: 1_000)
@@ -225,7 +225,7 @@ extension PixelBudgetTests {
 
     @Test(
         "An image larger than the whole budget is decoded while its caller holds another image's pixels, instead of waiting for them forever",
-        .timeLimit(.minutes(6))
+        .timeLimit(.minutes(10))
     )
     func largerThanTheBudgetBesideAHold() async throws {
         // Given a budget of exactly one rocket, held by the caller

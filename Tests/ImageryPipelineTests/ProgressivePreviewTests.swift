@@ -7,7 +7,7 @@ import Testing
 /// Progressive previews: scans of a progressive JPEG shown while it downloads.
 // The limit is a hang's bound, not a timing: in a full run on two cores a preview's decode waits
 // behind the other suites' heavy work on the shared heavy-work threads.
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(10)))
 struct ProgressivePreviewTests {
     /// The meadow (1280x1024, progressive), at 320x256.
     let request = ImageRequest(source: .custom(id: "meadow") { [] }, resize: .fit(width: 320, height: 256))

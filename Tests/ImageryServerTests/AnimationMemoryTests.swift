@@ -9,7 +9,7 @@ import Testing
 /// animations that fit the limits: one of 100 megapixel frames, 400 MB held whole, which the
 /// server streams from decoder to encoder a frame at a time.
 // Minutes beside the whole suite: the server's heavy work runs at nice 10, behind every test
-// thread of this process, so the limits are against a hang, not a measure.
+// thread of this process, so its deadlines are against a hang, not a measure.
 @Suite(.timeLimit(.minutes(10)))
 struct AnimationMemoryTests {
     /// The process's peak resident set so far, from /proc: its own, since exec gave it a new one.

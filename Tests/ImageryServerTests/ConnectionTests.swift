@@ -8,7 +8,7 @@ import Testing
 /// made by hand on 127.0.0.1: what a request sent in part, a response left unread or a
 /// connection kept open gets. Every wait ends on an event or within a limit far above the
 /// server's timeout; nothing is timed.
-@Suite("imagery-server connections: timeouts, keep-alive, connection limit", .timeLimit(.minutes(5)))
+@Suite("imagery-server connections: timeouts, keep-alive, connection limit", .timeLimit(.minutes(10)))
 struct ConnectionTests {
     @Test("A request never finished is closed after --read-request-timeout, first byte to last, while keep-alive waits longer")
     func readRequestTimeout() async throws {

@@ -16,7 +16,7 @@ import Glibc
 ///
 ///     scripts/build-image.sh && IMAGERY_CONTAINER_IMAGE=imagery-server:latest swift test --filter ContainerImageTests
 @Suite(
-    "The container image, run from its root filesystem", .serialized, .tags(.integration), .offUnderSanitizer, .timeLimit(.minutes(5)),
+    "The container image, run from its root filesystem", .serialized, .tags(.integration), .offUnderSanitizer, .timeLimit(.minutes(10)),
     .enabled(
         if: ContainerImage.name != nil && ContainerImage.podman != nil,
         "needs a built image named in IMAGERY_CONTAINER_IMAGE (scripts/build-image.sh; a release build beyond CI's budget) and podman"

@@ -8,7 +8,7 @@ import Testing
 /// The server's own peak memory (VmHWM of its process) while requests that each enlarge a photo
 /// many times over, blur it and ask for PNG arrive together: the pixel budget covers each one's
 /// decode, processing and encode, so they take turns instead of holding an image each at once.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct LargeOutputMemoryTests {
     static let requests = 4
     /// The rocket enlarged into 2000 x 2000: 2000 x 1334, 10.7 MB a bitmap (a debug build takes

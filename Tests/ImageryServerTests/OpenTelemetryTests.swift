@@ -13,7 +13,7 @@ import Glibc
 /// opentelemetry-proto decoding each export), which writes every span and log record it gets
 /// to a file, one JSON object a line.
 @Suite(
-    "OpenTelemetry over OTLP/HTTP", .tags(.integration), .offUnderSanitizer, .timeLimit(.minutes(5)),
+    "OpenTelemetry over OTLP/HTTP", .tags(.integration), .offUnderSanitizer, .timeLimit(.minutes(10)),
     .enabled(if: CIRun.runs(needingTrait: "OpenTelemetry", compiled: Telemetry.isAvailable), "needs a build with --traits OpenTelemetry"),
     .enabled(if: CIRun.runs(needing: OTLPCollector.isAvailable), "needs python3's opentelemetry-proto (.ci/run installs it)")
 )

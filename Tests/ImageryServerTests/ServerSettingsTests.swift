@@ -5,7 +5,7 @@ import Testing
 
 /// `imagery-server`'s settings: every one from every source, precedence, imgproxy's names,
 /// and every refusal naming the setting, its source and why.
-@Suite("imagery-server settings", .timeLimit(.minutes(5)))
+@Suite("imagery-server settings", .timeLimit(.minutes(10)))
 struct ServerSettingsTests {
     /// A valid value other than the default for every setting, as text, and how it shows.
     static let samples: [String: (value: String, shown: String)] = [

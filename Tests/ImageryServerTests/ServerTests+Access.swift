@@ -10,7 +10,7 @@ import Testing
 
 /// Who may ask and where: the path prefix, the bearer secret, CORS and imgproxy's request
 /// queue, over a real socket on 127.0.0.1.
-@Suite("imagery-server access: path prefix, secret, CORS, request queue", .timeLimit(.minutes(5)))
+@Suite("imagery-server access: path prefix, secret, CORS, request queue", .timeLimit(.minutes(10)))
 struct ServerAccessTests {
     @Test("--path-prefix puts every route under it, the health checks and /metrics included; the signature covers what follows it")
     func pathPrefix() async throws {

@@ -13,7 +13,7 @@ import Testing
 
 /// Where the server listens and how it reaches origins: a Unix socket, one address family,
 /// the origin client's keep-alive and TLS verification, and how failed downloads are told.
-@Suite("imagery-server networks, origin connections and error reports", .timeLimit(.minutes(5)))
+@Suite("imagery-server networks, origin connections and error reports", .timeLimit(.minutes(10)))
 struct ServerNetworkTests {
     @Test("--unix-socket: images and health over a Unix socket")
     func unixSocket() async throws {

@@ -13,10 +13,9 @@ import Glibc
 extension S3Tests {
     static let credentials = AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")
 
-    /// How long a lookup or a write may take in these tests, set from the suite's three-minute
-    /// limit: long enough that moto (Python, on two cores shared with the other suites)
-    /// answering slowly is never mistaken for a store that failed, and short enough that the
-    /// five timeouts of a stopped store (one minute) end well within the limit.
+    /// How long a lookup or a write may take in these tests: long enough that moto (Python, on
+    /// two cores shared with the other suites) answering slowly is never mistaken for a store
+    /// that failed, and short enough that the five timeouts of a stopped store take one minute.
     static let storeDeadline = Duration.seconds(12)
 
     /// An instance storing results in `results/cache/` of `moto`, reading sources from loopback.

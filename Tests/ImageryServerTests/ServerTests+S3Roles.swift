@@ -86,7 +86,7 @@ extension ServerTests {
     }
 
     @Test("The executable exits 64 when IMGPROXY_S3_ASSUME_ROLE_ARN cannot be assumed, or is no role's ARN", .tags(.integration), .offUnderSanitizer,
-          .timeLimit(.minutes(3)),
+          .timeLimit(.minutes(10)),
           .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests"))
     func s3AssumeRoleExitCode() async throws {
         let binary = try #require(ChildProcess.executable("imagery-server"))

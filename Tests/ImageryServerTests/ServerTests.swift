@@ -9,7 +9,7 @@ import Testing
 
 /// The server over a real socket on 127.0.0.1, with a real origin on 127.0.0.1. Every request
 /// in this suite goes to loopback; refused addresses are refused before any connection.
-@Suite("imagery-server end to end", .timeLimit(.minutes(5)))
+@Suite("imagery-server end to end", .timeLimit(.minutes(10)))
 struct ServerTests {
     /// An origin with a JPEG (640×427), an opaque PNG, a PNG with alpha, a 404, a 500 and a redirect.
     static func origin(gate: Gate? = nil) throws -> TestHTTPServer {

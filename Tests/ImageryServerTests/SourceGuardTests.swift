@@ -5,7 +5,7 @@ import ImageryHTTPClient
 import Testing
 
 /// The SSRF guard as pure functions: no address here is ever connected to.
-@Suite("The SSRF guard and the source policy", .timeLimit(.minutes(5)))
+@Suite("The SSRF guard and the source policy", .timeLimit(.minutes(10)))
 struct SourceGuardTests {
     @Test("Every IPv4 range is classified", arguments: [
         ("0.0.0.0", AddressClass.unspecified), ("0.1.2.3", .unspecified),

@@ -8,7 +8,7 @@ import Testing
 
 /// The request path through the server's preflight, as the fuzz target drives it; the parts of
 /// the URL model are tested on their own in ImageryImgproxyTests.
-@Suite("imgproxy paths through the server's preflight", .timeLimit(.minutes(5)))
+@Suite("imgproxy paths through the server's preflight", .timeLimit(.minutes(10)))
 struct URLParsingTests {
     @Test("The fuzz target's seeds and findings replay cleanly: each path is served or refused with a 4xx that names no local path", .tags(.integration), .offUnderSanitizer,
           .enabled(if: ChildProcess.executable("imagery-url-fuzz") != nil, "the imagery-url-fuzz executable is not beside the test bundle"))

@@ -1,7 +1,7 @@
 import Imagery
 import Testing
 
-@Suite("Processors: edge cases, alpha and identifiers", .timeLimit(.minutes(5)))
+@Suite("Processors: edge cases, alpha and identifiers", .timeLimit(.minutes(10)))
 struct ProcessorTests {
     static let gradient = TestBitmaps.make(width: 40, height: 30) { x, y in
         RGBA(red: UInt8(x * 6), green: UInt8(y * 8), blue: 100)

@@ -5,7 +5,7 @@ import Testing
 /// The SwiftUI and UIKit articles' examples (and the README's round avatar) are copies of
 /// `GalleryExample.swift` and `UIKitExample.swift`, which every build compiles; this keeps the
 /// copies exact.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReadmeExampleTests {
     @Test("Every marked block of GalleryExample.swift appears verbatim in its document", arguments: [
         ("gallery", "Sources/ImageryUI/ImageryUI.docc/UsingSwiftUI.md"),

@@ -14,7 +14,7 @@ import Glibc
     "Scale-out behind nginx",
     .serialized,
     .tags(.integration), .offUnderSanitizer,
-    .timeLimit(.minutes(5)),
+    .timeLimit(.minutes(10)),
     .enabled(if: CIRun.runs(needing: NginxFront.binary != nil), "needs nginx (Debian's nginx package; .ci/run installs it)"),
     .enabled(if: ChildProcess.executable("imagery-server") != nil, "needs the imagery-server executable beside the tests")
 )
