@@ -72,7 +72,7 @@ struct ServerHarness {
     /// The default deadline is the suites' time limit less a margin, not a guess at how long an
     /// answer takes: in a full parallel run on two cores a debug build's decode can wait behind
     /// a minute and more of other suites' work, and the tests assert answers, not timings.
-    static func get(port: Int, _ path: String, headers: [(String, String)] = [], timeout: TimeAmount = .seconds(240)) async throws -> Reply {
+    static func get(port: Int, _ path: String, headers: [(String, String)] = [], timeout: TimeAmount = .seconds(540)) async throws -> Reply {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         guard timeout > .seconds(90) else { return try await reply(to: request, from: HTTPClient.shared, timeout: timeout) }
