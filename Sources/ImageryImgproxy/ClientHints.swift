@@ -48,7 +48,10 @@ public struct ClientHints: Sendable, Hashable {
         var hinted = options
         if hinted.dpr == 1, let dpr { hinted.dpr = dpr }
         if hinted.width == 0, hinted.height == 0, let width {
-            hinted.width = Int((Double(width) / hinted.dpr).rounded(.up))
+            // A dpr set in code may be 0 or NaN: a width no Int holds is a hint ignored.
+            let css = (Double(width) / hinted.dpr).rounded(.up)
+            guard (1...Double(Int32.max)).contains(css) else { return }
+            hinted.width = Int(css)
         }
         guard (try? hinted.check()) != nil else { return }
         options = hinted

@@ -79,7 +79,8 @@ extension DecodeKey {
     private func vectorCost(stored: PixelSize) -> Int {
         let scale = decodeOptions.resize.flatMap { try? $0.plan(for: stored, allowsUpscaling: true) }?.scale ?? 1
         let rendered = Double(stored.width) * scale * Double(stored.height) * scale
-        guard rendered < Double(maximumPixelCount) else { return maximumPixelCount }   // NaN and infinity too
+        // NaN, infinities and negatives too: only a count within the limit becomes an Int.
+        guard (0..<Double(maximumPixelCount)).contains(rendered) else { return maximumPixelCount }
         return Int(rendered.rounded(.up))
     }
 
