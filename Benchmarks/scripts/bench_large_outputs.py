@@ -4,13 +4,16 @@
 memory, how many requests got their image (200) and how many a clear 503, and how long the
 batch took.
 
-Usage: Benchmarks/scripts/bench_large_outputs.py [--baseline PATH] [--requests 32] [--rounds 3] [--output bench-out]
+Usage: Benchmarks/scripts/bench_large_outputs.py [--baseline PATH] [--requests 32] [--rounds 3] [--shared] [--output bench-out]
        (build first: swift build -c release --product imagery-server; needs nginx)
 
 The photo is the test bundle's jpeg_exif6_aqua_2560x1600.jpg (4.1 MP, EXIF orientation 6, so
 5120 x 8192 once enlarged), served by a loopback nginx; a query string makes every request's
 source distinct and the blur's sigma runs 91-96, so nothing is shared between requests:
   /unsafe/bl:9x/rs:fit:8192:8192:1/plain/{origin}/photo.jpg%3Fn%3D{i}@png
+With --shared, every request reads the same source (one decode feeds them all) and the blur's
+sigma runs 61-92, so each asks for its own variant of one popular image:
+  /unsafe/bl:{61+i}/rs:fit:8192:8192:1/plain/{origin}/photo.jpg%3Fr%3D{round}@png
 All requests are sent at once, each on its own connection, and each waits up to --timeout
 seconds. --baseline names another imagery-server binary, measured the same way in the same run,
 the rounds alternating. Every process binds 127.0.0.1 only, and is stopped by its PID.
@@ -53,7 +56,7 @@ def fetch(url, timeout, results, index):
         results[index] = (0, 0, time.monotonic() - started)
 
 
-def run(name, binary, origin_port, requests, timeout, round_index, extra):
+def run(name, binary, origin_port, requests, timeout, round_index, extra, shared=False):
     port = free_port()
     server = subprocess.Popen([str(binary), "--host", "127.0.0.1", "--port", str(port), "--allow-loopback-sources", *extra],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -66,7 +69,10 @@ def run(name, binary, origin_port, requests, timeout, round_index, extra):
         threads = []
         for i in range(requests):
             # Distinct per round too, so a later round's sources are never an earlier one's.
-            url = f"{base}/unsafe/bl:{91 + i % 6}/rs:fit:8192:8192:1/plain/{origin}/photo.jpg%3Fr%3D{round_index}%26n%3D{i}@png"
+            if shared:
+                url = f"{base}/unsafe/bl:{61 + i % 32}/rs:fit:8192:8192:1/plain/{origin}/photo.jpg%3Fr%3D{round_index}@png"
+            else:
+                url = f"{base}/unsafe/bl:{91 + i % 6}/rs:fit:8192:8192:1/plain/{origin}/photo.jpg%3Fr%3D{round_index}%26n%3D{i}@png"
             threads.append(threading.Thread(target=fetch, args=(url, timeout, results, i)))
         started = time.monotonic()
         for thread in threads:
@@ -98,6 +104,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=600, help="seconds each request may take")
     parser.add_argument("--server-arg", action="append", default=[], help="an extra argument for both servers (repeatable)")
+    parser.add_argument("--shared", action="store_true", help="one source for every request, each its own blur: variants of one image")
     parser.add_argument("--output", default=str(ROOT / "bench-out"))
     args = parser.parse_args()
     if not shutil.which("nginx") and not Path("/usr/sbin/nginx").exists():
@@ -134,7 +141,7 @@ def main():
             # Each server goes first in every other round, so neither always meets the machine
             # as the run before it left it.
             for name, path in (targets if round_index % 2 == 0 else targets[::-1]):
-                row = run(name, path, origin_port, args.requests, args.timeout, round_index, args.server_arg)
+                row = run(name, path, origin_port, args.requests, args.timeout, round_index, args.server_arg, args.shared)
                 runs[name].append(row)
                 print(f"round {round_index + 1}: " + json.dumps(row), flush=True)
         for name, _ in targets:
@@ -152,8 +159,11 @@ def main():
 
     output = Path(args.output)
     output.mkdir(parents=True, exist_ok=True)
-    (output / "large-outputs.json").write_text(json.dumps(rows, indent=2))
-    lines = [f"{args.requests} requests at once, each enlarging a distinct 4.1 MP JPEG to 5120 x 8192 with a blur (sigma 91-96), PNG out; "
+    stem = "large-outputs-shared" if args.shared else "large-outputs"
+    (output / f"{stem}.json").write_text(json.dumps(rows, indent=2))
+    what = ("one 4.1 MP JPEG, each request its own blur (sigma 61-92)" if args.shared
+            else "a distinct 4.1 MP JPEG, with a blur (sigma 91-96)")
+    lines = [f"{args.requests} requests at once, each enlarging {what} to 5120 x 8192, PNG out; "
              f"{args.rounds} alternating rounds: medians of the rounds.", "",
              "| Server | 200 | 503 | other | peak RSS MB (rounds) | idle RSS MB | batch s | slowest 200 s |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -161,7 +171,7 @@ def main():
         other = f"{row['other']:.0f}" + (f" ({', '.join(map(str, row['other_statuses']))})" if row["other_statuses"] else "")
         lines.append(f"| {row['name']} | {row['ok']:.0f} | {row['unavailable']:.0f} | {other} | {row['peak_rss_mb']:.0f} ("
                      + ", ".join(f"{v:.0f}" for v in row["peak_rss_runs"]) + f") | {row['idle_rss_mb']:.0f} | {row['batch_s']:.1f} | {row['slowest_200_s']:.1f} |")
-    (output / "large-outputs.md").write_text("\n".join(lines) + "\n")
+    (output / f"{stem}.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
 

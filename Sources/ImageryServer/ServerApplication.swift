@@ -55,6 +55,7 @@ package struct ServerApplication: Sendable {
             throw .setting("fallback-image-path", "the fallback image is read by loadImages() before the server is made")
         }
         self.address = try configuration.bindAddress()
+        let room = try configuration.imageRoom()
         let digest = ServerSettings.settingsDigest(of: configuration)
         let s3 = try configuration.s3()
         let serverMetrics = ServerMetrics(registry: metrics, namespace: configuration.prometheusNamespace, exporting: exportingMetrics)
@@ -90,7 +91,7 @@ package struct ServerApplication: Sendable {
         loading.s3 = s3
         let http = HTTPClientDataLoader(configuration: loading)
         self.http = http
-        self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, logger: logger))
+        self.pipeline = ImagePipeline(configuration: configuration.pipeline(loader: http, room: room, logger: logger))
         // One admission limit and one set of response tiers for images and /info answers alike.
         var tiers = ResponseTiers(
             memory: ResponseCache(budget: configuration.responseCacheBytes), shared: shared,

@@ -68,6 +68,9 @@ enum ServerCommand {
         let server: ServerApplication
         do throws(ServerSetupError) {
             try await configuration.loadImages()
+            // What no request charges (the runtime, the libraries, the watermark just read),
+            // measured before the first request and set aside from --max-memory.
+            configuration.processMemory = ResidentMemory.current() ?? configuration.processMemory
             try await configuration.assumeS3Role()
             server = try ServerApplication(configuration: configuration, metrics: registry, exportingMetrics: telemetry?.metricsFactory, logger: logger)
         } catch {

@@ -139,13 +139,15 @@ final class ProcessingGate: Sendable {
 extension PixelBudgetTests {
     static let rocketPixels = 640 * 427
 
-    static func pipeline(budget: Int) -> (ImagePipeline, ControlledLoader) {
+    static func pipeline(budget: Int, ceiling: Int? = nil, waitsForHolds: Bool = false) -> (ImagePipeline, ControlledLoader) {
         let loader = ControlledLoader { _ in Fixtures.rocket }
         loader.releaseAll()
         let pipeline = ImagePipeline(configuration: .standard.with {
             $0.dataLoader = loader
             $0.maximumConcurrentDecodes = 4
             $0.decodingPixelBudget = budget
+            $0.decodingPixelCeiling = ceiling
+            $0.largeWorkWaitsForHolds = waitsForHolds
             $0.imageCache = nil
         })
         return (pipeline, loader)
@@ -247,6 +249,77 @@ extension PixelBudgetTests {
         hold?.release()
         #expect(try await next.response.image.width == 640)
         await pipeline.graph.waitUntil { $0.isIdle }
+        #expect(await pipeline.graph.inUse() == 0)
+    }
+}
+
+/// A server's budget: large work waits for delivered images to be let go, encodes wait for
+/// room, and work past the ceiling is refused at once.
+extension PixelBudgetTests {
+    @Test("Where large work waits for holds, an image larger than the budget runs once the caller lets its image go", .timeLimit(.minutes(10)))
+    func largeWorkWaitsForHolds() async throws {
+        // Given a server's budget of one rocket, held by a caller that is encoding it
+        let (pipeline, _) = Self.pipeline(budget: Self.rocketPixels, waitsForHolds: true)
+        let (_, hold) = try await pipeline.heldResponse(for: ImageRequest(source: .controlled("held")))
+        // When another caller asks for an enlargement larger than the whole budget
+        var large = ImageRequest(source: .controlled("large"), resize: .fit(width: 1000, height: 1000))
+        large.allowsUpscaling = true
+        let task = pipeline.imageTask(with: large)
+        // Then it waits beside the hold instead of adding to it
+        await pipeline.graph.waitUntil { $0.decodes.waitingCount == 1 }
+        #expect(await pipeline.graph.inUse() == Self.rocketPixels)
+        // And runs alone once the image is let go
+        hold?.release()
+        #expect(try await task.response.image.width == 1000)
+        await pipeline.graph.waitUntil { $0.isIdle }
+        #expect(await pipeline.graph.inUse() == 0)
+    }
+
+    @Test("Encodes wait for room in priority order, hold it until released, and are refused past the ceiling", .timeLimit(.minutes(10)))
+    func encodingRoom() async throws {
+        let (pipeline, _) = Self.pipeline(budget: 1_000, ceiling: 5_000, waitsForHolds: true)
+        // Given the whole budget held by one encode
+        let first = try #require(try await pipeline.encodingCharge(pixels: 1_000, priority: .normal, source: "a"))
+        // When a low and then a high encode wait for room
+        let order = Locked<[String]>([])
+        let low = Task {
+            let room = try await pipeline.encodingCharge(pixels: 600, priority: .low, source: "low")
+            order.withLock { $0.append("low") }
+            return room
+        }
+        await pipeline.graph.waitUntil { $0.encodes.waitingCount == 1 }
+        let high = Task {
+            let room = try await pipeline.encodingCharge(pixels: 600, priority: .high, source: "high")
+            order.withLock { $0.append("high") }
+            return room
+        }
+        await pipeline.graph.waitUntil { $0.encodes.waitingCount == 2 }
+        #expect(await pipeline.graph.inUse() == 1_000)
+        // Then the high one gets the room first, and the low one once that is let go
+        first.release()
+        let highRoom = try await high.value
+        #expect(order.withLock { $0 } == ["high"])
+        highRoom?.release()
+        try await low.value?.release()
+        #expect(order.withLock { $0 } == ["high", "low"])
+        await pipeline.graph.waitUntil { $0.encodes.running == 0 }
+        #expect(await pipeline.graph.inUse() == 0)
+
+        // An encode larger than the budget runs alone; one past the ceiling is refused at once
+        let alone = try await pipeline.encodingCharge(pixels: 4_000, priority: .normal, source: "alone")
+        #expect(alone?.pixels == 4_000)
+        alone?.release()
+        await #expect(throws: ImagePipelineError.self) { try await pipeline.encodingCharge(pixels: 5_001, priority: .normal, source: "huge") }
+
+        // A waiting encode that is cancelled leaves the queue and charges nothing
+        let blocker = try #require(try await pipeline.encodingCharge(pixels: 1_000, priority: .normal, source: "b"))
+        let cancelled = Task { try await pipeline.encodingCharge(pixels: 500, priority: .normal, source: "c") }
+        await pipeline.graph.waitUntil { $0.encodes.waitingCount == 1 }
+        cancelled.cancel()
+        await #expect(throws: ImagePipelineError.self) { try await cancelled.value }
+        await pipeline.graph.waitUntil { $0.encodes.waitingCount == 0 }
+        blocker.release()
+        await pipeline.graph.waitUntil { $0.encodes.running == 0 }
         #expect(await pipeline.graph.inUse() == 0)
     }
 }

@@ -18,6 +18,7 @@ struct ServerSettingsTests {
         "max-redirects": ("3", "3"), "user-agent": ("test-agent/1", "test-agent/1"), "max-source-pixels": ("1000000", "1000000"),
         "max-animation-frames": ("12", "12"), "max-animation-frame-pixels": ("400000", "400000"),
         "concurrency": ("3", "3"), "concurrent-downloads": ("5", "5"), "max-decoding-pixels": ("123456", "123456"),
+        "max-memory": ("384MiB", "384MiB"),
         "draft-headroom": ("2", "2"), "max-queue": ("7", "7"), "quality": ("55", "55"),
         "auto-avif": ("false", "false"), "auto-webp": ("false", "false"), "enforce-avif": ("true", "true"), "enforce-webp": ("true", "true"), "avif-speed": ("6", "6"), "log-format": ("JSON", "json"), "prometheus-namespace": ("edge", "edge"), "jpeg-progressive": ("true", "true"),
         "png-interlaced": ("true", "true"), "png-quantize": ("true", "true"), "use-linear-colorspace": ("true", "true"), "strip-metadata": ("false", "false"), "keep-copyright": ("false", "false"), "strip-color-profile": ("false", "false"), "png-quantization-colors": ("64", "64"), "svg-unlimited": ("true", "true"), "always-rasterize-svg": ("true", "true"), "sanitize-svg": ("false", "false"),
@@ -229,6 +230,9 @@ struct ServerSettingsTests {
         ([], ["IMGPROXY_S3_ACCESS_POINTS": "images"], "IMGPROXY_S3_ACCESS_POINTS", "the environment (IMGPROXY_S3_ACCESS_POINTS)", "images is not name=arn"),
         (["--s3-access-points", "images=arn:aws:s3:eu-west-1:123456789012:bucket/images"], [:], "--s3-access-points", "the command line (--s3-access-points)", "is not an access point"),
         (["--watermark-opacity", "2"], [:], "--watermark-opacity", "the command line (--watermark-opacity)", "0...1"),
+        (["--max-memory", "512MB"], [:], "--max-memory", "the command line (--max-memory)", "optional KiB, MiB or GiB suffix"),
+        ([], ["IMAGERY_MAX_MEMORY": "-1"], "--max-memory", "the environment (IMAGERY_MAX_MEMORY)", "optional KiB, MiB or GiB suffix"),
+        (["--max-memory", "63MiB"], [:], "--max-memory", "the command line (--max-memory)", "below the 64MiB the server needs to start"),
         (["--bogus", "1"], [:], "--bogus", "", "is not a setting"),
         (["extra"], [:], "extra", "", "is not a flag"),
         (["--port"], [:], "--port", "", "needs a value"),
@@ -271,6 +275,8 @@ struct ServerSettingsTests {
         // Images the settings name are read before it listens: one that is no image stops it too.
         #expect(try await ChildProcess.run(server, ["--port", "0", "--fallback-image-path", "/etc/hostname"]).exitCode == 64)
         #expect(try await ChildProcess.run(server, ["--source-url-encryption-key", "0011"]).exitCode == 64)
+        // A budget that the server's own memory and caches leave no room in (MemoryBudgetTests reads why).
+        #expect(try await ChildProcess.run(server, ["--port", "0", "--max-memory", "96MiB", "--response-cache-bytes", "67108864"]).exitCode == 64)
         let output = NSTemporaryDirectory() + "imagery-print-config-\(UUID().uuidString).txt"
         defer { try? FileManager.default.removeItem(atPath: output) }
         #expect(try await ChildProcess.run(server, ["--print-config", "--quality", "61"], output: output).exitCode == 0)

@@ -71,6 +71,18 @@ extension ImagePipeline {
         ///
         /// Processors of your own are charged one new image of their input's size.
         public var decodingPixelBudget: Int?
+        /// The most pixels one decode or processing run may be charged, even alone: larger work
+        /// fails at once with ``ImagePipelineError/processingFailed(source:_:)``. `nil`: the
+        /// machine's physical memory at 4 bytes a pixel. A server with a memory budget sets it
+        /// to what the budget leaves for images, so that work which could never fit is refused
+        /// rather than run past the budget.
+        package var decodingPixelCeiling: Int?
+        /// Whether work larger than the room left waits, before it runs alone, for the images
+        /// callers hold (``ImagePipeline/heldResponse(for:)``) to be let go. A server sets it:
+        /// each of its holds ends with an encode, so the wait ends, and the memory of a large
+        /// run never adds to an earlier result's. Off by default, since a caller may hold one
+        /// image while it asks for another.
+        package var largeWorkWaitsForHolds = false
         /// How much larger than a request's `resize` the codec decodes before the final
         /// resize: ``DecodingOptions/draftHeadroom``. Default: 2 (quality); 1 is faster.
         ///

@@ -23,6 +23,8 @@ package struct ResolvedSettings: Sendable {
     let sourceRewrite: SourceRewrite
     /// `/enc/` sources' cipher; `nil` refuses them.
     let sourceCipher: ImgproxySourceCipher?
+    /// `--max-memory`, or the default this machine's control group gives.
+    let memory: MemoryBudget
 }
 
 extension ServerConfiguration {
@@ -57,9 +59,11 @@ extension ServerConfiguration {
         infoRules.allowsSecurityOptions = allowSecurityOptions
         infoRules.base64SourcesIncludeFilename = sourceURLs.base64URLIncludesFilename
         let presetsText = entries.joined(separator: "\n")
+        let memory = maximumMemory.map { MemoryBudget(bytes: $0, source: .setting) } ?? MemoryBudget.machineDefault
         resolved = ResolvedSettings(
             signer: try makeSigner(), rules: rules, infoRules: infoRules, formatQualities: try parseFormatQualities(), autoQuality: try autoQualityDefaults(), presetsText: presetsText,
-            infoPresetsText: infoEntries.joined(separator: "\n"), sourceRewrite: try sourceRewrite(), sourceCipher: try sourceCipher()
+            infoPresetsText: infoEntries.joined(separator: "\n"), sourceRewrite: try sourceRewrite(), sourceCipher: try sourceCipher(),
+            memory: memory
         )
     }
 
@@ -74,6 +78,12 @@ extension ServerConfiguration {
         if enforceThumbnail { segments.append("eth" + separator + "1") }
         if returnAttachment { segments.append("att" + separator + "1") }
         return segments
+    }
+
+    /// The memory set aside from the budget before any request: the process at start
+    /// (``processMemory``) and the memory tiers at their full size.
+    var reservedMemory: Int {
+        [processMemory, responseCacheBytes, imageCacheBytes].reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 }
     }
 
     /// ``resolved``, resolving a copy when this configuration was made in code and handed

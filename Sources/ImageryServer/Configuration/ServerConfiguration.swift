@@ -199,9 +199,17 @@ package struct ServerConfiguration: Sendable {
     package var concurrentProcessing = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Origin downloads at once. Default: 4 per core, at least 8.
     package var concurrentDownloads = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
+    /// The memory the whole process may use, in bytes (`--max-memory`); `nil` for the default:
+    /// 80% of the control group's limit, or 512 MiB without one (``MemoryBudget``).
+    package var maximumMemory: Int?
+    /// What the process holds before its first request, set aside from ``maximumMemory``: the
+    /// executable measures its own once it has started (``ResidentMemory``); a configuration
+    /// made in code, whose process is not only a server, assumes 64 MiB.
+    package var processMemory = 64 << 20
     /// Pixels that decodes, processing runs and images being encoded may hold at once, across
-    /// requests: further work queues. Default: 64 MP, 256 MB of RGBA.
-    package var decodingPixelBudget = 64_000_000
+    /// requests: further work queues. Default: 0, derived from the memory budget
+    /// (``MemoryBudget/pixelLimit(room:)``).
+    package var decodingPixelBudget = 0
     /// How much larger than the output the codec decodes before the final Lanczos resize
     /// (``ImagePipeline/Configuration/draftHeadroom``). Default: 1, not the library's 2: at
     /// JPEG q80 the encoder's loss hides the finer resize (Benchmarks/README.md has the figures).

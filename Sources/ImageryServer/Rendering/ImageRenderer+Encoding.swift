@@ -1,5 +1,6 @@
 import Imagery
 import ImageryCodecs
+import ImageryImgproxy
 
 /// A still's encode: autoquality (`aq`) chooses each format's quality, `format:best` keeps the
 /// smallest format that is no worse, and `max_bytes` lowers the quality from there. These run
@@ -18,6 +19,22 @@ extension ImageRenderer {
         let format: ImageFormat
         let quality: Int?
         let encodes: Int
+    }
+
+    /// Waits, at the request's priority, for the room the encoders of `formats` work in beside
+    /// an image of `pixels` (``ImageEncoder/workingBytesPerPixel(for:)``), charged to the
+    /// pipeline's budget until released: encodes wait for memory as decodes do, at most
+    /// `--concurrency` at once.
+    func encodingRoom(for pixels: Int, as formats: [ImageFormat], plan: ImgproxyPlan) async throws(ServerError) -> PixelHold? {
+        let perPixel = formats.reduce(0) { $0 + ImageEncoder.workingBytesPerPixel(for: $1) }
+        let (bytes, overflow) = pixels.multipliedReportingOverflow(by: perPixel)
+        do {
+            return try await pipeline.encodingCharge(
+                pixels: overflow ? .max / 4 : (bytes + 3) / 4, priority: plan.request.priority, source: plan.request.source.description
+            )
+        } catch {
+            throw ServerError(error)
+        }
     }
 
     /// Where an image has fewer distinct colours than this share of its pixels (drawings, logos,

@@ -113,12 +113,16 @@ struct ImageRenderer: Sendable {
         // candidates are its cost, and are counted on it rather than each made a span.
         let span = InstrumentationSystem.tracer.startSpan("imagery.encode", context: ServiceContext.current ?? .topLevel)
         defer { span.end() }
+        let pixels = response.image.width * response.image.height
         if let stream = response.animationStream, ImageEncoder.animatedFormats.contains(format) {
+            // Frames are encoded one at a time, each the poster's size.
+            let room = try await encodingRoom(for: pixels, as: [format], plan: plan)
+            defer { room?.release() }
             let size: PixelSize?
             (bytes, size) = try await encode(stream, with: try encoder(format, for: plan))
             (answered, facts.resultWidth, facts.resultHeight) = (format, size?.width, size?.height)
         } else {
-            let limit = plan.maximumBytes, pixels = response.image.width * response.image.height
+            let limit = plan.maximumBytes
             // format:best competes only where nothing else names the format, and only for stills.
             var formats = [format]
             if plan.bestFormat, plan.format == nil {
@@ -132,6 +136,9 @@ struct ImageRenderer: Sendable {
                 encoder.embeddedMetadata = embedded
                 candidates.append(Candidate(encoder: encoder, target: plan.qualityTarget(for: candidate, pixels: pixels)))
             }
+            // format:best's candidates are encoded side by side: their rooms add up.
+            let room = try await encodingRoom(for: pixels, as: candidates.map(\.encoder.format), plan: plan)
+            defer { room?.release() }
             let encoded: Encoded
             do {
                 encoded = try await Self.encode(image, as: candidates, fittingIn: limit)

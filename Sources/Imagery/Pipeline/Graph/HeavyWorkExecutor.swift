@@ -10,7 +10,9 @@ import Glibc
 /// until it ends. A server with every pool thread decoding cannot run anything else, not even
 /// the handler of a health check, until a decode finishes. On threads of their own, at a lower
 /// priority, heavy work competes with the pool only in the kernel's scheduler, which preempts it.
-// @unchecked Sendable: `jobs` and `head` are read and written only under `condition`'s lock.
+///
+/// Jobs wait by priority (``HeavyWorkQueue``): the highest first, with ageing.
+// @unchecked Sendable: `queue` is read and written only under `condition`'s lock.
 package final class HeavyWorkExecutor: TaskExecutor, @unchecked Sendable {
 
     /// The one executor every pipeline in the process shares, so that heavy work never uses
@@ -18,9 +20,7 @@ package final class HeavyWorkExecutor: TaskExecutor, @unchecked Sendable {
     package static let shared = HeavyWorkExecutor(threads: ProcessInfo.processInfo.activeProcessorCount)
 
     private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    /// The next job to run: jobs before it have been taken.
-    private var head = 0
+    private var queue = HeavyWorkQueue<UnownedJob>()
 
     private init(threads: Int) {
         for index in 0..<max(1, threads) {
@@ -31,9 +31,10 @@ package final class HeavyWorkExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     package func enqueue(_ job: consuming ExecutorJob) {
+        let priority = job.priority.rawValue
         let job = UnownedJob(job)
         condition.lock()
-        jobs.append(job)
+        queue.append(job, priority: priority)
         condition.signal()
         condition.unlock()
     }
@@ -46,20 +47,13 @@ package final class HeavyWorkExecutor: TaskExecutor, @unchecked Sendable {
         #endif
         while true {
             condition.lock()
-            while jobs.count == head {
-                // Drop what was run in one step rather than shifting the array per job.
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
+            var next = queue.next()
+            while next == nil {
                 condition.wait()
-            }
-            let job = jobs[head]
-            head += 1
-            // Under steady load the list never empties: drop what was run once it is most of it.
-            if head >= 1024, head * 2 >= jobs.count {
-                jobs.removeFirst(head)
-                head = 0
+                next = queue.next()
             }
             condition.unlock()
+            guard let job = next else { continue }
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
@@ -67,7 +61,7 @@ package final class HeavyWorkExecutor: TaskExecutor, @unchecked Sendable {
 
 extension ImagePipeline {
     /// Runs `work` (a decode, an encode, a resample) on ``HeavyWorkExecutor``, off the
-    /// cooperative pool, and returns its result.
+    /// cooperative pool, at the calling task's priority, and returns its result.
     @concurrent
     package static func runHeavyWork<Value: Sendable, Failure: Error>(
         _ work: @Sendable () throws(Failure) -> Value

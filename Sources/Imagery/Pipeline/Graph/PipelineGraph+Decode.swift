@@ -34,8 +34,8 @@ extension PipelineGraph {
                     job.dependency = nil
                     let cost = pixelBudget == nil ? 0 : key.decodingCost(of: fetched.bytes)
                     if let pixelBudget, cost > pixelBudget.ceiling {
-                        // Larger than the budget, it would run alone; larger than the machine, never.
-                        let detail = "the image needs about \(cost >> 18) MB at once, more than this machine's \(pixelBudget.ceiling >> 18) MB"
+                        // Larger than the budget, it would run alone; larger than the ceiling, never.
+                        let detail = "the image needs about \(cost >> 18) MB at once, more than the \(pixelBudget.ceiling >> 18) MB that images may take"
                         if remove(job, from: \.decodeJobs, key: key) { job.finish(.failure(.processingFailed(source: source.description, .invalidRequest(detail)))) }
                         return
                     }
@@ -125,6 +125,9 @@ extension PipelineGraph {
         } else {
             statistics.recordDecode()
         }
+        // The runs it feeds, for their charges while they are told (processingCharge).
+        decodeSharers[key] = job.subscriberCount
+        defer { decodeSharers[key] = nil }
         job.finish(result)
     }
 }

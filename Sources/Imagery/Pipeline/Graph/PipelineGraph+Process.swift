@@ -49,9 +49,12 @@ extension PipelineGraph {
                     complete(job, run, .success(decoded), stored: false)
                 } else {
                     let charge = processingCharge(decoded, run)
-                    if let pixelBudget, charge.held + charge.cost > pixelBudget.ceiling {
-                        // As a decode is: larger than the budget, it would run alone; larger than the machine, never.
-                        let detail = "processing needs about \((charge.held + charge.cost) >> 18) MB at once, more than this machine's \(pixelBudget.ceiling >> 18) MB"
+                    // A run that shares its input works on a copy, beside the original the
+                    // others keep: alone, it holds both.
+                    let peak = charge.held + charge.cost + ((decodeSharers[run.key.decode] ?? 1) > 1 ? charge.held : 0)
+                    if let pixelBudget, peak > pixelBudget.ceiling {
+                        // As a decode is: larger than the budget, it would run alone; larger than the ceiling, never.
+                        let detail = "processing needs about \(peak >> 18) MB at once, more than the \(pixelBudget.ceiling >> 18) MB that images may take"
                         return complete(job, run, .failure(.processingFailed(source: run.source.description, .invalidRequest(detail))), stored: false)
                     }
                     let handoff = Locked<Decoded?>(decoded)
@@ -80,7 +83,7 @@ extension PipelineGraph {
 
     @concurrent
     private nonisolated static func processPreview(_ preview: Bitmap, run: ProcessRun) async -> Result<Bitmap, ImagePipelineError> {
-        await withTaskExecutorPreference(HeavyWorkExecutor.shared) { await processAll(preview, run: run) }
+        await ImagePipeline.runHeavyWork { await processAll(preview, run: run) }
     }
 
     /// What a processing run of `decoded` is charged: its input, from the moment it waits (each
@@ -117,7 +120,7 @@ extension PipelineGraph {
     @concurrent
     private nonisolated static func process(_ handoff: Locked<Decoded?>, run: ProcessRun) async -> Result<Decoded, ImagePipelineError> {
         // On the heavy-work threads, async processors included: they suspend there, not on the pool.
-        await withTaskExecutorPreference(HeavyWorkExecutor.shared) { () async -> Result<Decoded, ImagePipelineError> in
+        await ImagePipeline.runHeavyWork { () async -> Result<Decoded, ImagePipelineError> in
             guard let decoded = handoff.withLock({ value -> Decoded? in
                 defer { value = nil }
                 return value

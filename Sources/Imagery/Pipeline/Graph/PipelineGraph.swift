@@ -54,6 +54,14 @@ final class PipelineGraph {
             checkProbes()
         }
     )
+    /// The room encoders work in beside the images they encode, at most `decodeLimit` at once:
+    /// an encode waits for it as a decode does (``ImagePipeline/encodingCharge(pixels:priority:source:)``).
+    private(set) lazy var encodes: WorkQueue = WorkQueue(limit: decodeLimit, sharing: pixelBudget, alone: .whenNoWorkRuns)
+    /// While a decode delivers its image: how many jobs it feeds. A run that shares its
+    /// input copies it, beside the original that the others keep.
+    var decodeSharers: [DecodeKey: Int] = [:]
+    /// Encodes waiting for room or encoding, by their waiter, until withdrawn or released.
+    var encodingItems: [ObjectIdentifier: WorkQueue.Item] = [:]
     /// The pixels decodes, processing runs and held deliveries share
     /// (``ImagePipeline/Configuration/decodingPixelBudget``); `nil` for no budget.
     let pixelBudget: PixelBudget?
@@ -81,7 +89,10 @@ final class PipelineGraph {
     nonisolated init(configuration: ImagePipeline.Configuration, statistics: StatisticsRecorder) {
         self.downloadLimit = configuration.maximumConcurrentDownloads
         self.decodeLimit = configuration.maximumConcurrentDecodes
-        self.pixelBudget = configuration.decodingPixelBudget.map { PixelBudget(limit: $0) }
+        self.pixelBudget = configuration.decodingPixelBudget.map { limit in
+            configuration.decodingPixelCeiling.map { PixelBudget(limit: limit, ceiling: $0, largeWorkWaitsForHolds: configuration.largeWorkWaitsForHolds) }
+                ?? PixelBudget(limit: limit, largeWorkWaitsForHolds: configuration.largeWorkWaitsForHolds)
+        }
         self.loader = configuration.dataLoader
         self.decoder = configuration.decoder
         self.draftHeadroom = max(1, configuration.draftHeadroom)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The pixels that the pipeline's bitmaps may hold at once, across requests: one budget that
 /// the decode and processing queues share (``ImagePipeline/Configuration/decodingPixelBudget``).
@@ -12,12 +11,15 @@ import Synchronization
 @PipelineActor
 final class PixelBudget {
     let limit: Int
-    /// The most pixels the machine could hold, its physical memory at 4 bytes a pixel: work
-    /// larger than the budget runs alone (once no other work runs), work larger than this is
-    /// refused with an error.
+    /// The most pixels one piece of work may be charged (by default the machine's physical
+    /// memory at 4 bytes a pixel): work larger than the budget runs alone (once no other work
+    /// runs), work larger than this is refused with an error.
     let ceiling: Int
     /// The pixels charged now.
     private(set) var inUse = 0
+    /// The part of ``inUse`` that callers hold (``PixelHold``): images delivered and not yet
+    /// let go, which their callers release in bounded time (a server, once encoded).
+    private(set) var heldByCallers = 0
     /// The queues offered room when pixels are released, in this order: processing first, so
     /// images already decoded finish before new ones are made.
     private var queues: [WeakQueue] = []
@@ -26,9 +28,20 @@ final class PixelBudget {
         weak var queue: WorkQueue?
     }
 
-    nonisolated init(limit: Int, ceiling: Int = Int(clamping: ProcessInfo.processInfo.physicalMemory) / 4) {
+    /// Whether work larger than the room waits for callers' holds to go before it runs alone
+    /// (``ImagePipeline/Configuration/largeWorkWaitsForHolds``).
+    let largeWorkWaitsForHolds: Bool
+
+    nonisolated init(limit: Int, ceiling: Int = Int(clamping: ProcessInfo.processInfo.physicalMemory) / 4, largeWorkWaitsForHolds: Bool = false) {
         self.limit = max(1, limit)
         self.ceiling = ceiling
+        self.largeWorkWaitsForHolds = largeWorkWaitsForHolds
+    }
+
+    /// Whether callers' holds let work larger than the room run alone now: always, unless it
+    /// waits for them and some are held.
+    var holdsLetWorkRunAlone: Bool {
+        !largeWorkWaitsForHolds || heldByCallers == 0
     }
 
     /// The items running in the queues that share the budget: the work that will release
@@ -59,32 +72,13 @@ final class PixelBudget {
     /// A hold of `pixels`, charged now, for a caller to release when it lets its image go.
     func hold(_ pixels: Int) -> PixelHold {
         charge(pixels)
-        return PixelHold(budget: self, pixels: pixels)
-    }
-}
-
-/// A delivered image's pixels, charged to the pipeline's budget until ``release()``: a server
-/// keeps its response's image charged while it encodes it, so new decodes wait instead of
-/// piling images up behind the encoder. Released at the latest when the hold is freed.
-package final class PixelHold: Sendable {
-    private let budget: PixelBudget
-    /// The pixels charged.
-    package let pixels: Int
-    private let released = Atomic<Bool>(false)
-
-    init(budget: PixelBudget, pixels: Int) {
-        self.budget = budget
-        self.pixels = pixels
+        heldByCallers += pixels
+        return PixelHold(pixels: pixels) { [self] in releaseHold(pixels) }
     }
 
-    /// Returns the pixels to the budget; later calls do nothing.
-    package func release() {
-        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let (budget, pixels) = (budget, pixels)
-        Task { @PipelineActor in budget.release(pixels) }
-    }
-
-    deinit {
-        release()
+    /// Returns a hold's pixels.
+    func releaseHold(_ pixels: Int) {
+        heldByCallers -= pixels
+        release(pixels)
     }
 }

@@ -9,7 +9,10 @@
 /// whole budget runs alone once no queue sharing the budget runs anything (the pixels that
 /// callers hold, which only they release, do not keep it waiting: its caller may be one of
 /// them), and the processing queue, whose waiting inputs are charged and only its runs release
-/// them, starts its next run whatever it adds when it runs nothing itself.
+/// them, starts its next run whatever it adds when it runs nothing itself. A server, whose
+/// holds each end with an encode, has such work wait for them too
+/// (``ImagePipeline/Configuration/largeWorkWaitsForHolds``): large work then runs one piece at
+/// a time, never beside an earlier one's result still held.
 @PipelineActor
 final class WorkQueue {
     final class Item {
@@ -23,6 +26,9 @@ final class WorkQueue {
 
         fileprivate enum State { case waiting, running, done }
 
+        /// Whether the item has ended, or left the queue without running.
+        var isDone: Bool { state == .done }
+
         fileprivate init(priority: ImageRequest.Priority, cost: Int, held: Int, start: @escaping @PipelineActor () -> Void) {
             self.priority = priority
             self.cost = cost
@@ -34,10 +40,16 @@ final class WorkQueue {
     /// When an item too large for the room left may start anyway.
     enum Alone {
         /// An item larger than the whole budget, when no queue sharing the budget runs
-        /// anything; an item that could fit waits for room.
+        /// anything (and callers hold nothing, where large work waits for holds); an item that
+        /// could fit waits for room.
         case whenNothingRuns
-        /// Any item, when this queue runs nothing.
+        /// Any item, when this queue runs nothing (and callers hold nothing, where large work
+        /// waits for holds).
         case whenQueueIsIdle
+        /// Any item, when no queue sharing the budget runs anything, whatever callers hold:
+        /// an encode's room waits beside delivered images, its own among them, that only
+        /// encodes let go.
+        case whenNoWorkRuns
     }
 
     let limit: Int
@@ -144,8 +156,9 @@ final class WorkQueue {
             let item = waiting[level][0]
             if let budget, !budget.fits(item.cost) {
                 let mayStartAlone = switch alone {
-                case .whenNothingRuns: item.cost > budget.limit && budget.runningItems == 0
-                case .whenQueueIsIdle: running == 0
+                case .whenNothingRuns: item.cost > budget.limit && budget.runningItems == 0 && budget.holdsLetWorkRunAlone
+                case .whenQueueIsIdle: running == 0 && budget.holdsLetWorkRunAlone
+                case .whenNoWorkRuns: budget.runningItems == 0
                 }
                 guard mayStartAlone else { return }
             }

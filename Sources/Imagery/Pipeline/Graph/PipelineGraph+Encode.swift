@@ -1,0 +1,37 @@
+/// Room for encoders: an encode waits, in priority order, for the memory its encoder works in
+/// beside the image, as decodes and processing runs wait for theirs.
+extension PipelineGraph {
+    /// Queues `waiter` for `pixels` of room: it is granted a hold when the room is free, or
+    /// refused at once when `pixels` is more than one piece of work may ever take.
+    func queueEncoding(_ waiter: EncodingWaiter, pixels: Int, priority: ImageRequest.Priority, source: String) {
+        guard let pixelBudget, !waiter.isWithdrawn else {
+            waiter.finish(.failure(.cancelled))
+            return
+        }
+        guard pixels <= pixelBudget.ceiling else {
+            let detail = "encoding needs about \(pixels >> 18) MB at once, more than the \(pixelBudget.ceiling >> 18) MB that images may take"
+            waiter.finish(.failure(.processingFailed(source: source, .invalidRequest(detail))))
+            return
+        }
+        let id = ObjectIdentifier(waiter)
+        let item = encodes.enqueue(priority: priority, cost: pixels) { [unowned self] in
+            // Released after this turn, when the item below is stored.
+            let hold = PixelHold(pixels: pixels) { [unowned self] in
+                if let item = encodingItems.removeValue(forKey: id) { encodes.finished(item) }
+                checkProbes()
+            }
+            if !waiter.finish(.success(hold)) { hold.release() }
+        }
+        encodingItems[id] = item
+        checkProbes()
+    }
+
+    /// Takes back a waiter's place in the queue; one already granted keeps its hold.
+    func withdrawEncoding(_ waiter: EncodingWaiter) {
+        let id = ObjectIdentifier(waiter)
+        guard let item = encodingItems[id] else { return }
+        encodes.cancel(item)
+        if item.isDone { encodingItems[id] = nil }
+        checkProbes()
+    }
+}
