@@ -22,7 +22,8 @@ extension ServerApplication {
         parts.pathPrefix = configuration.pathPrefix
         parts.secret = configuration.secret
         parts.allowOrigin = configuration.allowOrigin
-        parts.deadline = RequestDeadline(limit: configuration.requestTimeout, clock: configuration.deadlineClock)
+        let metrics = metrics
+        parts.deadline = RequestDeadline(limit: configuration.requestTimeout, clock: configuration.deadlineClock) { metrics.unavailable(.deadline) }
         parts.servesMetrics = configuration.prometheusBind == nil
         parts.tracesRequests = configuration.telemetry.enabled
         let drain = ShutdownDrain(

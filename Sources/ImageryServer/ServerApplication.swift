@@ -60,6 +60,7 @@ package struct ServerApplication: Sendable {
         let s3 = try configuration.s3()
         let serverMetrics = ServerMetrics(registry: metrics, namespace: configuration.prometheusNamespace, exporting: exportingMetrics)
         self.metrics = serverMetrics
+        serverMetrics.memory(budget: try configuration.resolvedSettings().memory.bytes, reserved: configuration.reservedMemory)
         let writes = BackgroundWrites()
         self.writes = writes
         var shared: [any ResponseStoring] = []

@@ -122,6 +122,8 @@ struct ConnectionTests {
         // Then it gets 503 with imgproxy's word for it, never stored
         #expect(reply.status == 503 && reply.text.hasPrefix("timeout: the request took more than 0.3 s"))
         #expect(reply.header("cache-control") == "no-store" && reply.header("retry-after") == "1")
+        #expect(server.metric(#"imagery_unavailable_total{reason="deadline"}"#) == 1)
+        #expect(server.metric(#"imagery_unavailable_total{reason="queue"}"#) == 0)
         // And the download it waited for is cancelled: the origin sees the client leave
         await origin.events.wait(for: "closed:/rocket.jpg")
         #expect(try await server.get("/health").status == 200)

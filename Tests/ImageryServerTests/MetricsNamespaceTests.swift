@@ -29,6 +29,9 @@ struct MetricsNamespaceTests {
         // One of the server's series and one of the pipeline's.
         #expect(samples.contains { $0.hasPrefix("edge_imagery_http_requests_total{status=\"200\"}") }, "\(metrics.text)")
         #expect(samples.contains { $0.hasPrefix("edge_imagery_downloads_total") }, "\(metrics.text)")
+        // The memory budget, the server's, and what the pipeline has charged to it.
+        #expect(samples.contains { $0.hasPrefix("edge_imagery_memory_budget_bytes ") }, "\(metrics.text)")
+        #expect(samples.contains { $0.hasPrefix("edge_imagery_memory_charged_bytes{kind=\"work\"} ") }, "\(metrics.text)")
         server.signal(SIGTERM)
         #expect(await server.exitCode() == 0)
     }

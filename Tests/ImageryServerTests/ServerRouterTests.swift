@@ -112,6 +112,8 @@ struct ServerRouterTests {
                 #expect(text.contains(#"imagery_http_requests_total{status="200"} 2"#))
                 #expect(text.contains(#"imagery_response_hits_total{tier="memory"} 1"#))
                 #expect(text.contains("imagery_response_misses_total 1"))
+                // The memory budget and what was set aside from it, as the server resolved them.
+                #expect(text.contains("imagery_memory_budget_bytes ") && text.contains("imagery_memory_reserved_bytes "), "\(text)")
             }
         }
     }

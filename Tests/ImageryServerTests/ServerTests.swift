@@ -205,6 +205,7 @@ struct ServerTests {
         let refused = try await server.get(Self.plain(origin, "/rocket.jpg", options: "w:30"))
         #expect(refused.status == 503 && refused.header("retry-after") == "1")
         #expect(refused.header("cache-control") == "no-store")
+        #expect(server.metric(#"imagery_unavailable_total{reason="queue"}"#) == 1)
         gate.open()
         #expect(try await first.status == 200)
         #expect(try await second.status == 200)

@@ -22,6 +22,9 @@ package final class ServerMetrics: Sendable {
     private let storageFailures: [StorageOperation: Metrics.Counter]
     private let storageSkips: [StorageOperation: Metrics.Counter]
     private let encodes: Recorder
+    private let memoryBudget: Meter
+    private let memoryReserved: Meter
+    private let unavailable: [UnavailableReason: Metrics.Counter]
     /// One counter per status, made on first use (making one takes the registry's lock; this
     /// map is read far more often).
     private let byStatus = Locked<[Int: Metrics.Counter]>([:])   // not Mutex: TSan cannot see its futex
@@ -49,6 +52,11 @@ package final class ServerMetrics: Sendable {
             ($0, Metrics.Counter(label: "imagery_result_storage_skipped_total", dimensions: [("operation", $0.rawValue)], factory: factory))
         })
         encodes = Recorder(label: "imagery_image_encodes", factory: factory)
+        memoryBudget = Meter(label: "imagery_memory_budget_bytes", factory: factory)
+        memoryReserved = Meter(label: "imagery_memory_reserved_bytes", factory: factory)
+        unavailable = Dictionary(uniqueKeysWithValues: UnavailableReason.allCases.map {
+            ($0, Metrics.Counter(label: "imagery_unavailable_total", dimensions: [("reason", $0.rawValue)], factory: factory))
+        })
     }
 
     /// How each of the server's series is shown in `/metrics`.
@@ -63,8 +71,24 @@ package final class ServerMetrics: Sendable {
         "imagery_result_storage_skipped_total": .init(help: "Result-storage lookups and writes not tried because the store kept failing (its circuit breaker was open)."),
         "imagery_image_encodes": .init(help: "Encodes each still image took: 1 at a fixed quality, more with autoquality (aq) or format:best.", valueBuckets: [1, 2, 3, 4, 6, 8, 12, 16, 24]),
         "imagery_http_requests_total": .init(help: "HTTP requests by status."),
+        "imagery_memory_budget_bytes": .init(help: "The memory the server may use (--max-memory, or its default from the cgroup's limit)."),
+        "imagery_memory_reserved_bytes": .init(help: "The part of the budget set aside at start: the process's own memory and the memory caches."),
+        "imagery_memory_charged_bytes": .init(help: "Bytes charged to the budget now, at 4 a pixel: work (decodes, processing runs and their waiting inputs, encoders), and delivered images waiting for their encoder."),
+        "imagery_work_waiting": .init(help: "Work waiting for a slot or for room in the memory budget, by stage (decode, process, encode)."),
+        "imagery_unavailable_total": .init(help: "Image requests answered 503 (or 429), by reason: queue (--max-queue or --requests-queue-size full), deadline (--request-timeout passed, waiting for room included)."),
         TelemetryDiagnostics.droppedSpans: .init(help: "Spans OpenTelemetry lost: dropped from its full queue, or in a batch the collector did not take."),
     ]
+
+    /// Why a request was answered 503.
+    enum UnavailableReason: String, CaseIterable { case queue, deadline }
+
+    /// The memory budget and what was set aside from it at start.
+    func memory(budget: Int, reserved: Int) {
+        memoryBudget.set(Double(budget))
+        memoryReserved.set(Double(reserved))
+    }
+
+    func unavailable(_ reason: UnavailableReason) { unavailable[reason]?.increment() }
 
     /// A response tier the server keeps its encoded answers in.
     enum Tier: String, CaseIterable { case memory, disk, bucket }

@@ -35,7 +35,10 @@ final class Admission: Sendable {
     func run<Value: Sendable>(_ work: () async throws(ServerError) -> Value) async throws(ServerError) -> Value {
         let admitted = inFlight.add(1, ordering: .relaxed).newValue
         defer { inFlight.subtract(1, ordering: .relaxed) }
-        guard admitted <= limit else { throw refusal }
+        guard admitted <= limit else {
+            metrics.unavailable(.queue)
+            throw refusal
+        }
         // Counted up and down, never set: two requests ending together cannot leave it stale.
         metrics.queuedChanged(by: 1)
         defer { metrics.queuedChanged(by: -1) }

@@ -13,12 +13,15 @@ struct RequestDeadline: Sendable {
     /// The clock the limit is measured on: a test's manual clock passes the limit only once the
     /// work is where the test wants it.
     var clock: any Clock<Duration> = ContinuousClock()
+    /// Told of each request past its limit.
+    var onTimeout: @Sendable () -> Void = {}
 
     /// What `work` answers, or 503 once `limit` has passed.
     func run(_ work: @escaping @Sendable () async -> Response) async -> Response {
         let race = Race()
         let limit = limit
         let clock = clock
+        let onTimeout = onTimeout
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Response, Never>) in
                 race.begin(continuation)
@@ -26,7 +29,7 @@ struct RequestDeadline: Sendable {
                 let timer = Task {
                     // A cancelled sleep is the work having answered first: nothing to do.
                     guard (try? await clock.sleep(for: limit)) != nil else { return }
-                    if race.finish(with: Self.timedOut(after: limit)) { worker.cancel() }
+                    if race.finish(with: Self.timedOut(after: limit), announcing: onTimeout) { worker.cancel() }
                 }
                 race.started(worker: worker, timer: timer)
             }
@@ -69,15 +72,17 @@ struct RequestDeadline: Sendable {
             if cancelled || answered { timer.cancel() }
         }
 
-        /// Answers with `response` if nothing has yet; says whether it did.
+        /// Answers with `response` if nothing has yet, calling `announce` first; says whether
+        /// it did.
         @discardableResult
-        func finish(with response: Response) -> Bool {
+        func finish(with response: Response, announcing announce: () -> Void = {}) -> Bool {
             let (continuation, timer) = state.withLock { state in
                 defer { state.continuation = nil }
                 return (state.continuation, state.timer)
             }
             guard let continuation else { return false }
             timer?.cancel()
+            announce()
             continuation.resume(returning: response)
             return true
         }

@@ -14,9 +14,12 @@ extension PipelineGraph {
             return
         }
         let id = ObjectIdentifier(waiter)
-        let item = encodes.enqueue(priority: priority, cost: pixels) { [unowned self] in
-            // Released after this turn, when the item below is stored.
-            let hold = PixelHold(pixels: pixels) { [unowned self] in
+        let item = encodes.enqueue(priority: priority, cost: pixels) { [weak self] in
+            guard let self else { return }
+            // Released after this turn, when the item below is stored; weak, since a caller may
+            // let its hold go after the pipeline itself has gone.
+            let hold = PixelHold(pixels: pixels) { [weak self] in
+                guard let self else { return }
                 if let item = encodingItems.removeValue(forKey: id) { encodes.finished(item) }
                 checkProbes()
             }

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import Tracing
 
 /// The coalescing graph: three stages, each with its own table of jobs.
@@ -43,7 +44,8 @@ final class PipelineGraph {
         onLeftWaiting: { [unowned self] in
             downloads.retry()
             checkProbes()   // a decode started by room released elsewhere (a hold, a run)
-        }
+        },
+        waitingGauge: waitingGauge("decode")
     )
     /// A run waits for room for what it adds to its input; when none runs, the next starts
     /// whatever it adds, since only runs release the inputs waiting for them.
@@ -52,11 +54,18 @@ final class PipelineGraph {
         onLeftWaiting: { [unowned self] in
             if pixelBudget != nil { decodes.retry() }
             checkProbes()
-        }
+        },
+        waitingGauge: waitingGauge("process")
     )
     /// The room encoders work in beside the images they encode, at most `decodeLimit` at once:
     /// an encode waits for it as a decode does (``ImagePipeline/encodingCharge(pixels:priority:source:)``).
-    private(set) lazy var encodes: WorkQueue = WorkQueue(limit: decodeLimit, sharing: pixelBudget, alone: .whenNoWorkRuns)
+    private(set) lazy var encodes: WorkQueue = WorkQueue(
+        limit: decodeLimit, sharing: pixelBudget, alone: .whenNoWorkRuns, waitingGauge: waitingGauge("encode")
+    )
+    /// `<prefix>_work_waiting` for `stage`: work waiting for a slot or for room in the budget.
+    private func waitingGauge(_ stage: String) -> Meter {
+        Meter(label: "\(metricsPrefix)_work_waiting", dimensions: [("stage", stage)])
+    }
     /// While a decode delivers its image: how many jobs it feeds. A run that shares its
     /// input copies it, beside the original that the others keep.
     var decodeSharers: [DecodeKey: Int] = [:]
@@ -66,6 +75,8 @@ final class PipelineGraph {
     /// (``ImagePipeline/Configuration/decodingPixelBudget``); `nil` for no budget.
     let pixelBudget: PixelBudget?
     private let downloadLimit: Int
+    /// The prefix of the graph's gauges (``ImagePipeline/Configuration/metricsPrefix``).
+    private let metricsPrefix: String
     private let decodeLimit: Int
     let loader: any DataLoading
     let decoder: any ImageDecoding
@@ -88,10 +99,12 @@ final class PipelineGraph {
 
     nonisolated init(configuration: ImagePipeline.Configuration, statistics: StatisticsRecorder) {
         self.downloadLimit = configuration.maximumConcurrentDownloads
+        self.metricsPrefix = configuration.metricsPrefix
         self.decodeLimit = configuration.maximumConcurrentDecodes
         self.pixelBudget = configuration.decodingPixelBudget.map { limit in
-            configuration.decodingPixelCeiling.map { PixelBudget(limit: limit, ceiling: $0, largeWorkWaitsForHolds: configuration.largeWorkWaitsForHolds) }
-                ?? PixelBudget(limit: limit, largeWorkWaitsForHolds: configuration.largeWorkWaitsForHolds)
+            configuration.decodingPixelCeiling.map {
+                PixelBudget(limit: limit, ceiling: $0, largeWorkWaitsForHolds: configuration.largeWorkWaitsForHolds, metricsPrefix: configuration.metricsPrefix)
+            } ?? PixelBudget(limit: limit, largeWorkWaitsForHolds: configuration.largeWorkWaitsForHolds, metricsPrefix: configuration.metricsPrefix)
         }
         self.loader = configuration.dataLoader
         self.decoder = configuration.decoder

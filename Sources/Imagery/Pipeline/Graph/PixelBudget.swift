@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 /// The pixels that the pipeline's bitmaps may hold at once, across requests: one budget that
 /// the decode and processing queues share (``ImagePipeline/Configuration/decodingPixelBudget``).
@@ -32,10 +33,26 @@ final class PixelBudget {
     /// (``ImagePipeline/Configuration/largeWorkWaitsForHolds``).
     let largeWorkWaitsForHolds: Bool
 
-    nonisolated init(limit: Int, ceiling: Int = Int(clamping: ProcessInfo.processInfo.physicalMemory) / 4, largeWorkWaitsForHolds: Bool = false) {
+    /// `<prefix>_memory_charged_bytes`, by kind: work (decodes, runs and their waiting inputs,
+    /// encoders) and delivered (images callers hold); 4 bytes a pixel.
+    private let chargedWork: Meter
+    private let chargedDelivered: Meter
+
+    nonisolated init(
+        limit: Int, ceiling: Int = Int(clamping: ProcessInfo.processInfo.physicalMemory) / 4, largeWorkWaitsForHolds: Bool = false,
+        metricsPrefix: String = "imagery"
+    ) {
         self.limit = max(1, limit)
         self.ceiling = ceiling
         self.largeWorkWaitsForHolds = largeWorkWaitsForHolds
+        chargedWork = Meter(label: "\(metricsPrefix)_memory_charged_bytes", dimensions: [("kind", "work")])
+        chargedDelivered = Meter(label: "\(metricsPrefix)_memory_charged_bytes", dimensions: [("kind", "delivered")])
+    }
+
+    /// Sets the gauges to what is charged now.
+    private func report() {
+        chargedWork.set(Double(inUse - heldByCallers) * 4)
+        chargedDelivered.set(Double(heldByCallers) * 4)
     }
 
     /// Whether callers' holds let work larger than the room run alone now: always, unless it
@@ -62,17 +79,19 @@ final class PixelBudget {
     /// Charges pixels that are already held: never waits.
     func charge(_ pixels: Int) {
         inUse += pixels
+        report()
     }
 
     func release(_ pixels: Int) {
         inUse -= pixels
+        report()
         for entry in queues { entry.queue?.retry() }
     }
 
     /// A hold of `pixels`, charged now, for a caller to release when it lets its image go.
     func hold(_ pixels: Int) -> PixelHold {
-        charge(pixels)
         heldByCallers += pixels
+        charge(pixels)
         return PixelHold(pixels: pixels) { [self] in releaseHold(pixels) }
     }
 

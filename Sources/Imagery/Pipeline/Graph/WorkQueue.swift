@@ -1,3 +1,5 @@
+import Metrics
+
 /// Bounded concurrency with priorities: at most `limit` items run at once; waiting items start
 /// highest priority first, first come first served within a priority, and an item whose
 /// priority changes while it waits moves to its new place.
@@ -79,14 +81,18 @@ final class WorkQueue {
     /// on first use, to be offered the room others release.
     nonisolated init(
         limit: Int, sharing budget: PixelBudget?, alone: Alone, admits: @escaping @PipelineActor () -> Bool = { true },
-        onLeftWaiting: (@PipelineActor () -> Void)? = nil
+        onLeftWaiting: (@PipelineActor () -> Void)? = nil, waitingGauge: Meter? = nil
     ) {
         self.limit = max(1, limit)
         self.budget = budget
         self.alone = alone
         self.admits = admits
         self.onLeftWaiting = onLeftWaiting
+        self.waitingGauge = waitingGauge
     }
+
+    /// The items waiting, as a gauge (`<prefix>_work_waiting` by stage), set as it changes.
+    private let waitingGauge: Meter?
 
     private var isRegistered = false
 
@@ -109,6 +115,7 @@ final class WorkQueue {
         budget?.charge(item.held)
         waiting[priority.rawValue].append(item)
         drain()
+        waitingGauge?.set(waitingCount)
         return item
     }
 
@@ -129,6 +136,7 @@ final class WorkQueue {
             waiting[item.priority.rawValue].remove(at: index)
         }
         item.state = .done
+        waitingGauge?.set(waitingCount)
         onLeftWaiting?()
         budget?.release(item.held)
     }
@@ -167,6 +175,7 @@ final class WorkQueue {
             running += 1
             costInUse += item.cost
             budget?.charge(item.cost)
+            waitingGauge?.set(waitingCount)
             item.start()
             onLeftWaiting?()
         }
