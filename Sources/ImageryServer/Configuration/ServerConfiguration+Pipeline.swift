@@ -11,7 +11,8 @@ extension ServerConfiguration {
         let memory = try resolvedSettings().memory
         let room = memory.room(reserved: reservedMemory)
         guard room >= MemoryBudget.minimumRoom else {
-            let least = reservedMemory.addingReportingOverflow(MemoryBudget.minimumRoom + (1 << 20) - 1).partialValue >> 20
+            let (sum, overflow) = reservedMemory.addingReportingOverflow(MemoryBudget.minimumRoom + (1 << 20) - 1)
+            let least = overflow ? Int.max >> 20 : sum >> 20
             throw .setting(
                 "max-memory",
                 "\(memory) leaves less than \(MemoryBudget.minimumRoom >> 20)MiB for images beside the \(reservedMemory >> 20)MiB set aside (the server at start, --response-cache-bytes and --image-cache-bytes): at least \(least)MiB"

@@ -59,7 +59,7 @@ extension ServerConfiguration {
         infoRules.allowsSecurityOptions = allowSecurityOptions
         infoRules.base64SourcesIncludeFilename = sourceURLs.base64URLIncludesFilename
         let presetsText = entries.joined(separator: "\n")
-        let memory = maximumMemory.map { MemoryBudget(bytes: $0, source: .setting) } ?? MemoryBudget.machineDefault
+        let memory = MemoryBudget.onThisMachine(setting: maximumMemory)
         resolved = ResolvedSettings(
             signer: try makeSigner(), rules: rules, infoRules: infoRules, formatQualities: try parseFormatQualities(), autoQuality: try autoQualityDefaults(), presetsText: presetsText,
             infoPresetsText: infoEntries.joined(separator: "\n"), sourceRewrite: try sourceRewrite(), sourceCipher: try sourceCipher(),

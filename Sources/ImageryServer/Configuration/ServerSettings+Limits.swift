@@ -21,9 +21,7 @@ extension ServerSetting {
         "max-memory", .text,
         "The memory the whole server may use, in bytes (512MiB, 2GiB): work waits for room, and work that could never fit is refused.",
         default: "80% of the cgroup's limit, else 512MiB",
-        show: { configuration in
-            configuration.maximumMemory.map { MemoryBudget(bytes: $0, source: .setting).description } ?? MemoryBudget.machineDefault.description
-        }
+        show: { MemoryBudget.onThisMachine(setting: $0.maximumMemory).description }
     ) { configuration, value throws(SettingError.Reason) in
         guard case let .text(text) = value, let bytes = MemoryBudget.bytes(text) else {
             throw .invalid("expected bytes, with an optional KiB, MiB or GiB suffix (512MiB)")

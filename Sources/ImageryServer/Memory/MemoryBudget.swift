@@ -50,9 +50,10 @@ package struct MemoryBudget: Sendable, Equatable, CustomStringConvertible {
         return MemoryBudget(bytes: fallbackBytes, source: .fallback)
     }
 
-    /// The budget this machine gives without a setting: its control group read now.
-    package static var machineDefault: MemoryBudget {
-        resolve(setting: nil, limit: ControlGroup.memoryLimit(root: URL(fileURLWithPath: "/"), physicalMemory: ProcessInfo.processInfo.physicalMemory))
+    /// The budget on this machine: `setting` when given, else from its control group, read now.
+    package static func onThisMachine(setting: Int?) -> MemoryBudget {
+        let limit = setting == nil ? ControlGroup.memoryLimit(root: URL(fileURLWithPath: "/"), physicalMemory: ProcessInfo.processInfo.physicalMemory) : nil
+        return resolve(setting: setting, limit: limit)
     }
 
     /// Bytes as `--max-memory` takes them: a whole number, with an optional `KiB`, `MiB` or

@@ -4,13 +4,13 @@ final class EncodingWaiter: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Result<PixelHold, ImagePipelineError>, Never>?
         var outcome: Result<PixelHold, ImagePipelineError>?
-        var isWithdrawn = false
     }
 
     private let state = Locked(State())
 
-    /// Whether the caller has gone: a grant after this is returned at once.
-    var isWithdrawn: Bool { state.withLock { $0.isWithdrawn } }
+    /// Whether the wait has ended (the caller withdrew, or was answered): a grant after this
+    /// is returned at once.
+    var isFinished: Bool { state.withLock { $0.outcome != nil } }
 
     /// Waits for ``finish(_:)``.
     func wait() async -> Result<PixelHold, ImagePipelineError> {
@@ -26,7 +26,6 @@ final class EncodingWaiter: Sendable {
 
     /// The caller is cancelled: it is finished with `.cancelled` unless it was granted.
     func withdraw() {
-        state.withLock { $0.isWithdrawn = true }
         finish(.failure(.cancelled))
     }
 

@@ -33,10 +33,9 @@ extension PipelineGraph {
                     feed?.close()
                     job.dependency = nil
                     let cost = pixelBudget == nil ? 0 : key.decodingCost(of: fetched.bytes)
-                    if let pixelBudget, cost > pixelBudget.ceiling {
-                        // Larger than the budget, it would run alone; larger than the ceiling, never.
-                        let detail = "the image needs about \(cost >> 18) MB at once, more than the \(pixelBudget.ceiling >> 18) MB that images may take"
-                        if remove(job, from: \.decodeJobs, key: key) { job.finish(.failure(.processingFailed(source: source.description, .invalidRequest(detail)))) }
+                    // Larger than the budget, it would run alone; larger than the ceiling, never.
+                    if let refusal = pixelBudget?.refusal(of: cost, for: "the image") {
+                        if remove(job, from: \.decodeJobs, key: key) { job.finish(.failure(.processingFailed(source: source.description, refusal))) }
                         return
                     }
                     job.enqueue(on: decodes, cost: cost) { [unowned self] in

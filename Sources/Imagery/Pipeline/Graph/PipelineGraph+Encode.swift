@@ -4,13 +4,12 @@ extension PipelineGraph {
     /// Queues `waiter` for `pixels` of room: it is granted a hold when the room is free, or
     /// refused at once when `pixels` is more than one piece of work may ever take.
     func queueEncoding(_ waiter: EncodingWaiter, pixels: Int, priority: ImageRequest.Priority, source: String) {
-        guard let pixelBudget, !waiter.isWithdrawn else {
+        guard let pixelBudget, !waiter.isFinished else {
             waiter.finish(.failure(.cancelled))
             return
         }
-        guard pixels <= pixelBudget.ceiling else {
-            let detail = "encoding needs about \(pixels >> 18) MB at once, more than the \(pixelBudget.ceiling >> 18) MB that images may take"
-            waiter.finish(.failure(.processingFailed(source: source, .invalidRequest(detail))))
+        if let refusal = pixelBudget.refusal(of: pixels, for: "encoding") {
+            waiter.finish(.failure(.processingFailed(source: source, refusal)))
             return
         }
         let id = ObjectIdentifier(waiter)

@@ -52,10 +52,9 @@ extension PipelineGraph {
                     // A run that shares its input works on a copy, beside the original the
                     // others keep: alone, it holds both.
                     let peak = charge.held + charge.cost + ((decodeSharers[run.key.decode] ?? 1) > 1 ? charge.held : 0)
-                    if let pixelBudget, peak > pixelBudget.ceiling {
-                        // As a decode is: larger than the budget, it would run alone; larger than the ceiling, never.
-                        let detail = "processing needs about \(peak >> 18) MB at once, more than the \(pixelBudget.ceiling >> 18) MB that images may take"
-                        return complete(job, run, .failure(.processingFailed(source: run.source.description, .invalidRequest(detail))), stored: false)
+                    // As a decode is: larger than the budget, it would run alone; larger than the ceiling, never.
+                    if let refusal = pixelBudget?.refusal(of: peak, for: "processing") {
+                        return complete(job, run, .failure(.processingFailed(source: run.source.description, refusal)), stored: false)
                     }
                     let handoff = Locked<Decoded?>(decoded)
                     job.enqueue(on: processing, cost: charge.cost, held: charge.held) { [unowned self] in runProcessors(job, run, on: handoff) }

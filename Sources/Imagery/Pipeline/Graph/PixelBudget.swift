@@ -67,6 +67,13 @@ final class PixelBudget {
         queues.reduce(0) { $0 + ($1.queue?.running ?? 0) }
     }
 
+    /// Why work of `pixels` can never run, even alone: it is past ``ceiling``; `nil` when it
+    /// may run. `what` names the work in the message ("processing").
+    func refusal(of pixels: Int, for what: String) -> ImageError? {
+        guard pixels > ceiling else { return nil }
+        return .invalidRequest("\(what) needs about \(pixels >> 18) MB at once, more than the \(ceiling >> 18) MB that images may take")
+    }
+
     /// Whether `pixels` more fit now.
     func fits(_ pixels: Int) -> Bool {
         inUse + pixels <= limit
