@@ -83,15 +83,15 @@ let package = Package(
     ],
     targets: [
         // The pipeline (loading, coalescing, caching, processing) and the platform-neutral
-        // pixel types, resampling, orientation and colour: Swift and Foundation, and
-        // swift-crypto for the SHA-256 of credentials in persisted keys. No NIO.
+        // pixel types, resampling, orientation and colour: Swift and Foundation. No NIO, and no
+        // swift-crypto, whose BoringSSL would be most of the Quick start's build on Linux (the
+        // one digest the core takes is SHA256Digest).
         .target(
             name: "Imagery",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -280,7 +280,12 @@ let package = Package(
 
         // MARK: Tests
 
-        .testTarget(name: "ImageryTests", dependencies: ["Imagery"], resources: [.copy("Resources")], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ImageryTests",
+            dependencies: ["Imagery", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Resources")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ImageryImgproxyTests",
             dependencies: ["Imagery", "ImageryImgproxy", "ImageryTestSupport"],

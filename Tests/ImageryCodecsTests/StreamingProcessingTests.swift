@@ -15,8 +15,13 @@ import Testing
     /// Parts of an opaque photo and a logo, a translucent arc and a palette GIF, decoded; and
     /// the photo cropped to widths that end inside a four-pixel group. Parts, not the whole
     /// images: the whole-image references are seconds of CPU each in a debug build, and
-    /// the edges, odd sizes and alpha a difference would show in are all here.
-    static func images() throws -> [(String, Bitmap)] {
+    /// the edges, odd sizes and alpha a difference would show in are all here. Decoded once for
+    /// the suite: a bitmap is a value, so no test sees another's changes.
+    static func images() throws -> [(String, Bitmap)] { try decodedImages.get() }
+
+    private static let decodedImages = Result { try decodeImages() }
+
+    private static func decodeImages() throws -> [(String, Bitmap)] {
         let photo = try ImageDecoder().decode(Fixtures.rocket)
         let logo = try ImageDecoder().decode(Fixtures.logo)
         let arc = try ImageDecoder().decode(Fixtures.bytes("png_rgba_semitransparent_arc_2140x1200.png"))

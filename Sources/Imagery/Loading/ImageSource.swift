@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Where an image's bytes come from: an HTTP(S) URL, a local file, or an async closure.
@@ -96,7 +95,7 @@ public struct ImageSource: Sendable, CustomStringConvertible {
         guard !credentials.isEmpty else { return "" }
         // Persisted in disk-cache keys: SHA-256, so no one can find a token from its key or
         // make two users' keys collide.
-        let digest = SHA256.hash(data: Data(credentials.joined(separator: "\n").utf8))
+        let digest = SHA256Digest.hash(credentials.joined(separator: "\n").utf8)
         return "#credential=" + Hex.encode(digest)
     }
 
