@@ -3,9 +3,10 @@ import Imagery
 import ImageryCodecs
 import ImageryTestSupport
 
-// Serialized: each case is seconds of CPU in a debug build (the reference is a full decode and
-// a wide Lanczos), and in parallel they held every thread of the cooperative pool, so the
-// pipeline suites' async tests sat unscheduled past their time limits on a 2-core machine.
+// Serialized, and each case's work on a thread of its own at the lowest priority (onOwnThread):
+// each is seconds of CPU in a debug build (the reference is a full decode and a wide Lanczos),
+// and on the cooperative pool they held its threads, so the other suites' async tests sat
+// unscheduled behind them on a 2-core machine.
 @Suite(.serialized) struct ThumbnailTests {
     static let box = Resize.fit(width: 256, height: 256)
 
@@ -18,19 +19,23 @@ import ImageryTestSupport
     /// need no reduction beyond Lanczos come out identical. The bound leaves room for libjpeg versions.
     static let minimumPSNR = 44.0
 
-    static func checkQuality(_ entry: ManifestEntry) throws {
-        let bytes = try entry.bytes
-        let thumbnailer = Thumbnailer(resize: box)
-        let fast = try thumbnailer.thumbnail(from: bytes)
-        #expect(PixelSize(width: fast.width, height: fast.height) == (try expectedSize(entry)))
-        let reference = try thumbnailer.referenceThumbnail(from: bytes, size: PixelSize(width: fast.width, height: fast.height))
-        let psnr = ImageComparison.psnr(fast, reference)
+    static func checkQuality(_ entry: ManifestEntry) async throws {
+        let expected = try expectedSize(entry)
+        let (size, psnr) = try await onOwnThread { () throws -> (PixelSize, Double) in
+            let bytes = try entry.bytes
+            let thumbnailer = Thumbnailer(resize: box)
+            let fast = try thumbnailer.thumbnail(from: bytes)
+            let size = PixelSize(width: fast.width, height: fast.height)
+            let reference = try thumbnailer.referenceThumbnail(from: bytes, size: size)
+            return (size, ImageComparison.psnr(fast, reference))
+        }
+        #expect(size == expected, "\(entry.file)")
         #expect(psnr > minimumPSNR, "\(entry.file): \(psnr) dB")
     }
 
     @Test(arguments: TestImages.bundledEntries.filter { !$0.needsTrait && !$0.isRefused })
-    func fastThumbnailIsCloseToTheSlowReference(_ entry: ManifestEntry) throws {
-        try Self.checkQuality(entry)
+    func fastThumbnailIsCloseToTheSlowReference(_ entry: ManifestEntry) async throws {
+        try await Self.checkQuality(entry)
     }
 
     // An SVG renders at the thumbnail's size rather than reducing a full render: SVGTests
@@ -38,8 +43,8 @@ import ImageryTestSupport
     static let traitEntries = TestImages.bundledEntries.filter { $0.needsTrait && $0.isDecodable && !$0.isRefused && $0.format != "SVG" }
 
     @Test(.enabled(if: !traitEntries.isEmpty, "needs a format trait: swift test --traits AllFormats"), arguments: traitEntries)
-    func fastThumbnailOfTraitFormatIsCloseToTheSlowReference(_ entry: ManifestEntry) throws {
-        try Self.checkQuality(entry)
+    func fastThumbnailOfTraitFormatIsCloseToTheSlowReference(_ entry: ManifestEntry) async throws {
+        try await Self.checkQuality(entry)
     }
 
     @Test("The trait pass of .ci/run decodes every bundled image of its formats", .enabled(if: !CIRun.expectedTraits.isEmpty, "not .ci/run's trait pass"))
@@ -56,8 +61,8 @@ import ImageryTestSupport
               $0.width * $0.height <= 5_000_000 && !$0.kind.contains("animated")
                   && $0.isDecodable
           })
-    func corpusThumbnailIsCloseToTheSlowReference(_ entry: ManifestEntry) throws {
-        try Self.checkQuality(entry)
+    func corpusThumbnailIsCloseToTheSlowReference(_ entry: ManifestEntry) async throws {
+        try await Self.checkQuality(entry)
     }
 
     @Test func fillCropsToTheExactBox() throws {

@@ -111,4 +111,40 @@ struct DeploymentFileTests {
             #expect(manifest.contains(needle), "\(needle)")
         }
     }
+
+    /// A Kubernetes quantity (`640Mi`) or a Compose byte value (`640m`), in bytes.
+    static func bytes(_ text: some StringProtocol) -> Int? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        let units: [(String, Int)] = [("Gi", 30), ("Mi", 20), ("Ki", 10), ("g", 30), ("m", 20), ("k", 10)]
+        for (suffix, shift) in units where text.hasSuffix(suffix) {
+            return Int(text.dropLast(suffix.count)).map { $0 << shift }
+        }
+        return Int(text)
+    }
+
+    @Test("The manifest's and the Compose file's memory limits make the server's budget 512 MiB, room for a 42 MP output beside the caches, and the request or reservation is that budget")
+    func memoryLimits() throws {
+        let manifest = try Self.text("kubernetes.yaml").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        func memory(under heading: String) throws -> Int {
+            let start = try #require(manifest.firstIndex(of: heading), "no \(heading) in kubernetes.yaml")
+            let line = try #require(manifest[start...].first { $0.hasPrefix("memory:") })
+            return try #require(Self.bytes(line.dropFirst("memory:".count)), "\(line)")
+        }
+        let compose = try Self.text("compose.yaml").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        func composeValue(_ key: String) throws -> Int {
+            let line = try #require(compose.first { $0.hasPrefix(key + ":") }, "no \(key) in compose.yaml")
+            return try #require(Self.bytes(line.dropFirst(key.count + 1)), "\(line)")
+        }
+        for (file, limit, requested) in [
+            ("kubernetes.yaml", try memory(under: "limits:"), try memory(under: "requests:")),
+            ("compose.yaml", try composeValue("mem_limit"), try composeValue("mem_reservation")),
+        ] {
+            let budget = MemoryBudget.resolve(setting: nil, limit: ControlGroup.Limit(bytes: limit, file: "/sys/fs/cgroup/memory.max"))
+            #expect(budget.bytes == 512 << 20, "\(file): \(budget)")
+            #expect(requested == budget.bytes, "\(file): asks for \(requested >> 20) MiB, the budget is \(budget.bytes >> 20) MiB")
+            // Beside the process's own memory and the memory tiers at their defaults.
+            let room = budget.room(reserved: ServerConfiguration().reservedMemory)
+            #expect(MemoryBudget.pixelCeiling(room: room) >= 5120 * 8192, "\(file): \(room >> 20) MiB of room")
+        }
+    }
 }
