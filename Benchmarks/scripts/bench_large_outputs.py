@@ -56,6 +56,24 @@ def fetch(url, timeout, results, index):
         results[index] = (0, 0, time.monotonic() - started)
 
 
+def photo_origin(work):
+    """nginx on 127.0.0.1 serving `work/photos`, its state in `work/nginx`: (process, port)."""
+    (work / "nginx").mkdir()
+    origin_port = free_port()
+    (work / "origin.conf").write_text(f"""
+        pid {work}/nginx/origin.pid; error_log {work}/nginx/origin.log warn; daemon off;
+        worker_processes 1;
+        events {{ worker_connections 1024; }}
+        http {{ access_log off; sendfile on;
+          client_body_temp_path {work}/nginx/body; proxy_temp_path {work}/nginx/proxy;
+          fastcgi_temp_path {work}/nginx/fcgi; uwsgi_temp_path {work}/nginx/uwsgi; scgi_temp_path {work}/nginx/scgi;
+          server {{ listen 127.0.0.1:{origin_port}; root {work}/photos; }} }}
+    """)
+    process = subprocess.Popen(["nginx", "-c", str(work / "origin.conf"), "-p", str(work / "nginx")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    return process, origin_port
+
+
 def run(name, binary, origin_port, requests, timeout, round_index, extra, shared=False):
     port = free_port()
     server = subprocess.Popen([str(binary), "--host", "127.0.0.1", "--port", str(port), "--allow-loopback-sources", *extra],
@@ -117,19 +135,7 @@ def main():
     work.chmod(0o755)
     (work / "photos").mkdir()
     shutil.copy(PHOTO, work / "photos" / "photo.jpg")
-    (work / "nginx").mkdir()
-    origin_port = free_port()
-    (work / "origin.conf").write_text(f"""
-        pid {work}/nginx/origin.pid; error_log {work}/nginx/origin.log warn; daemon off;
-        worker_processes 1;
-        events {{ worker_connections 1024; }}
-        http {{ access_log off; sendfile on;
-          client_body_temp_path {work}/nginx/body; proxy_temp_path {work}/nginx/proxy;
-          fastcgi_temp_path {work}/nginx/fcgi; uwsgi_temp_path {work}/nginx/uwsgi; scgi_temp_path {work}/nginx/scgi;
-          server {{ listen 127.0.0.1:{origin_port}; root {work}/photos; }} }}
-    """)
-    origin = subprocess.Popen(["nginx", "-c", str(work / "origin.conf"), "-p", str(work / "nginx")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    origin, origin_port = photo_origin(work)
     rows = []
     try:
         wait_for(f"http://127.0.0.1:{origin_port}/photo.jpg")

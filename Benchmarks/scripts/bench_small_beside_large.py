@@ -26,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench_large_outputs import PHOTO, fetch, peak_rss_mb
+from bench_large_outputs import PHOTO, fetch, peak_rss_mb, photo_origin
 from bench_server import free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,19 +67,7 @@ def main():
     (work / "photos").mkdir()
     shutil.copy(PHOTO, work / "photos" / "large.jpg")
     Image.open(PHOTO).resize((1792, 1120), Image.LANCZOS).save(work / "photos" / "small.jpg", quality=90)
-    (work / "nginx").mkdir()
-    origin_port = free_port()
-    (work / "origin.conf").write_text(f"""
-        pid {work}/nginx/origin.pid; error_log {work}/nginx/origin.log warn; daemon off;
-        worker_processes 1;
-        events {{ worker_connections 1024; }}
-        http {{ access_log off; sendfile on;
-          client_body_temp_path {work}/nginx/body; proxy_temp_path {work}/nginx/proxy;
-          fastcgi_temp_path {work}/nginx/fcgi; uwsgi_temp_path {work}/nginx/uwsgi; scgi_temp_path {work}/nginx/scgi;
-          server {{ listen 127.0.0.1:{origin_port}; root {work}/photos; }} }}
-    """)
-    origin_process = subprocess.Popen(["nginx", "-c", str(work / "origin.conf"), "-p", str(work / "nginx")],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    origin_process, origin_port = photo_origin(work)
     port = free_port()
     server = subprocess.Popen([str(binary), "--host", "127.0.0.1", "--port", str(port), "--allow-loopback-sources",
                                "--request-timeout", "300", *args.server_arg],
