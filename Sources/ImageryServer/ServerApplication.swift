@@ -38,29 +38,32 @@ package struct ServerApplication: Sendable {
     /// factory (``Telemetry/metricsFactory``), which gets the same values. Bootstrap swift-metrics
     /// with ``ServerMetrics/metricsFactory(registry:namespace:exporting:)`` on both, before this,
     /// to include the pipeline's counters.
+    ///
+    /// `resolved` is `configuration` resolved (``ServerConfiguration/resolve()``), as
+    /// ``ServerSettings/load(arguments:environment:)`` returns it; without it, the configuration
+    /// is resolved here.
     package init(
         configuration: ServerConfiguration,
+        resolved: ResolvedSettings? = nil,
         metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         exportingMetrics: (any MetricsFactory)? = nil,
         logger: Logger = Logger(label: "imagery.server")
     ) throws(ServerSetupError) {
-        var configuration = configuration
-        // One made in code rather than read by ServerSettings.load is resolved here, once, so
-        // that the preflight and the settings digest read the same presets, read once.
-        if configuration.resolved == nil { try configuration.resolve() }
+        // Resolved once, so that the preflight and the settings digest read the same presets.
+        let resolved = if let resolved { resolved } else { try configuration.resolve() }
         self.configuration = configuration
         self.logger = logger
-        let preflight = try RequestPreflight(configuration: configuration)
+        let preflight = try RequestPreflight(configuration: configuration, resolved: resolved)
         if configuration.fallbackImage.isConfigured, configuration.fallbackImage.image == nil {
             throw .setting("fallback-image-path", "the fallback image is read by loadImages() before the server is made")
         }
         self.address = try configuration.bindAddress()
-        let room = try configuration.imageRoom()
-        let digest = ServerSettings.settingsDigest(of: configuration)
+        let room = try configuration.imageRoom(in: resolved.memory)
+        let digest = ServerSettings.settingsDigest(of: configuration, resolved: resolved)
         let s3 = try configuration.s3()
         let serverMetrics = ServerMetrics(registry: metrics, namespace: configuration.prometheusNamespace, exporting: exportingMetrics)
         self.metrics = serverMetrics
-        serverMetrics.memory(budget: try configuration.resolvedSettings().memory.bytes, reserved: configuration.reservedMemory)
+        serverMetrics.memory(budget: resolved.memory.bytes, reserved: configuration.reservedMemory)
         let writes = BackgroundWrites()
         self.writes = writes
         var shared: [any ResponseStoring] = []
@@ -78,7 +81,9 @@ package struct ServerApplication: Sendable {
         }
         // The clients last: one released unused must be shut down, and a failed setup cannot.
         let resultStorage = try configuration.resultStorage()
-        let bucket = resultStorage.map { S3ObjectClient(configuration: $0.store, maximumObjectBytes: ResponseBucketTier.maximumObjectBytes) }
+        let bucket = resultStorage.map {
+            S3ObjectClient(configuration: $0.store, maximumObjectBytes: ResponseBucketTier.maximumObjectBytes, clock: configuration.deadlineClock)
+        }
         self.bucket = bucket
         if let resultStorage, let bucket {
             shared.append(ResponseBucketTier(

@@ -72,7 +72,7 @@ enum ServerCommand {
             // measured before the first request and set aside from --max-memory.
             configuration.processMemory = ResidentMemory.current() ?? configuration.processMemory
             try await configuration.assumeS3Role()
-            server = try ServerApplication(configuration: configuration, metrics: registry, exportingMetrics: telemetry?.metricsFactory, logger: logger)
+            server = try ServerApplication(configuration: configuration, resolved: loaded.resolved, metrics: registry, exportingMetrics: telemetry?.metricsFactory, logger: logger)
         } catch {
             // Where the value came from, as for any other refused setting.
             let origin = loaded.origins[error.setting]

@@ -89,9 +89,8 @@ extension MemoryBudgetTests {
         configuration.processMemory = 100 << 20
         configuration.responseCacheBytes = 32 << 20
         configuration.imageCacheBytes = 16 << 20
-        try configuration.resolve()
         #expect(configuration.reservedMemory == 148 << 20)
-        let room = try configuration.imageRoom()
+        let room = try configuration.imageRoom(in: configuration.resolve().memory)
         #expect(room == 364 << 20)
         let pipeline = configuration.pipeline(loader: DataLoader(), room: room, logger: Logger(label: "test"))
         #expect(pipeline.decodingPixelBudget == (364 << 20) / 8 && pipeline.decodingPixelCeiling == (364 << 20) / 40 * 9)
@@ -99,17 +98,17 @@ extension MemoryBudgetTests {
         #expect(configuration.pipeline(loader: DataLoader(), room: room, logger: Logger(label: "test")).decodingPixelBudget == 1_000)
 
         configuration.maximumMemory = 160 << 20
-        try configuration.resolve()
-        #expect(throws: ServerSetupError.self) { try configuration.imageRoom() }
+        let smaller = try configuration.resolve().memory
+        #expect(throws: ServerSetupError.self) { try configuration.imageRoom(in: smaller) }
         do {
-            _ = try configuration.imageRoom()
+            _ = try configuration.imageRoom(in: smaller)
         } catch {
             #expect(error.setting == "max-memory")
             #expect("\(error)".contains("at least 180MiB"), "\(error)")
         }
         configuration.processMemory = .max
         #expect(configuration.reservedMemory == .max)
-        #expect(throws: ServerSetupError.self) { try configuration.imageRoom() }
+        #expect(throws: ServerSetupError.self) { try configuration.imageRoom(in: smaller) }
     }
 
     @Test("The resident set is read from a status text in kB")

@@ -144,7 +144,8 @@ extension ServerSettingsTests {
         let sample = try #require(Self.samples[name])
         var flipped = ServerConfiguration()
         try setting.apply(&flipped, try Self.value(sample.value, kind: setting.kind))
-        let before = ServerSettings.settingsDigest(of: ServerConfiguration()), after = ServerSettings.settingsDigest(of: flipped)
+        let before = try ServerSettings.settingsDigest(of: ServerConfiguration(), resolved: ServerConfiguration().resolve())
+        let after = try ServerSettings.settingsDigest(of: flipped, resolved: flipped.resolve())
         if effect == .nothingStored {
             #expect(before == after, "\(name) changes nothing stored, yet changes the digest")
         } else {

@@ -227,7 +227,7 @@ extension ServerTests {
         await first.server.writes.drain()
         first.cancel()
         let disk = try #require((first.server.images.tiers.shared.first as? ResponseDiskTier)?.store as? DiskCache)
-        let key = ResponseVariantKey(path: path, accepted: .other, settings: ServerSettings.settingsDigest(of: first.server.configuration))
+        let key = ResponseVariantKey(path: path, accepted: .other, settings: first.server.images.settings)
         let stored = try #require(await disk.cachedData(for: "response/" + key.digest))
         #expect(stored.starts(with: Array("IMR3".utf8)))
 

@@ -130,7 +130,7 @@ extension ServerTests {
         var first = ServerConfiguration(), second = ServerConfiguration()
         first.presets = "tiny=w:20"
         second.presets = "tiny=w:30"
-        #expect(ServerSettings.settingsDigest(of: first) != ServerSettings.settingsDigest(of: second))
+        #expect(try ServerSettings.settingsDigest(of: first, resolved: first.resolve()) != ServerSettings.settingsDigest(of: second, resolved: second.resolve()))
     }
 
     @Test("A bad watermark, preset file or format quality stops the start with a line that names it")

@@ -15,7 +15,7 @@ extension S3Tests {
 
     /// How long a lookup or a write may take in these tests: long enough that moto (Python, on
     /// two cores shared with the other suites) answering slowly is never mistaken for a store
-    /// that failed, and short enough that the five timeouts of a stopped store take one minute.
+    /// that failed. The test of a stopped store passes it on a manual clock instead.
     static let storeDeadline = Duration.seconds(12)
 
     /// An instance storing results in `results/cache/` of `moto`, reading sources from loopback.
@@ -136,13 +136,32 @@ extension S3Tests {
         _ = try await moto.python(#"s3.create_bucket(Bucket="results")"#)
         let origin = try TestHTTPServer { request in request.path.hasPrefix("/photo-") ? .ok(Fixtures.rocket) : .status(404) }
         defer { origin.stop() }
-        // Each failure below waits out the deadline: five of them, a minute, within the limit.
-        let server = try await Self.instance(moto)
+        // The store's deadlines pass on a manual clock, when the test says: at once, not after
+        // a minute of waiting. The request's own limit, on the same clock, is never reached.
+        let clock = ManualClock()
+        let server = try await Self.instance(moto) {
+            $0.deadlineClock = clock
+            $0.requestTimeout = .seconds(3_600)
+        }
         defer { server.cancel() }
-        func answer(_ index: Int) async throws -> Int {
-            let reply = try await server.get("/unsafe/w:\(60 + index)/plain/http://127.0.0.1:\(origin.port)/photo-\(index).jpg")
-            await server.server.writes.drain()   // so the breaker sees each write's outcome in order
-            return reply.status
+        /// Request `index`, its lookup and its write each passing the store's deadline when
+        /// `stalled` says the store is asked and does not answer.
+        func answer(_ index: Int, stalled: (lookup: Bool, write: Bool) = (false, false)) async throws -> Int {
+            async let reply = server.get("/unsafe/w:\(60 + index)/plain/http://127.0.0.1:\(origin.port)/photo-\(index).jpg")
+            if stalled.lookup {
+                await clock.untilSleeping(count: 2)   // the request's limit and the lookup's deadline
+                clock.advance(by: Self.storeDeadline)
+            }
+            let status = try await reply.status
+            // So the breaker sees each write's outcome in order. The request's limit went
+            // with its answer: the one sleep left is the write's.
+            async let drained: Void = server.server.writes.drain()
+            if stalled.write {
+                await clock.untilSleeping()
+                clock.advance(by: Self.storeDeadline)
+            }
+            await drained
+            return status
         }
         #expect(try await answer(0) == 200)
         #expect(server.metric(#"imagery_result_storage_errors_total{operation="write"}"#) == 0)
@@ -150,7 +169,10 @@ extension S3Tests {
         // When the store stops (SIGSTOP: its socket still takes connections, and never answers)
         moto.process.signal(SIGSTOP)
         defer { moto.process.signal(SIGCONT) }
-        for index in 1...4 { #expect(try await answer(index) == 200) }
+        #expect(try await answer(1, stalled: (true, true)) == 200)
+        #expect(try await answer(2, stalled: (true, true)) == 200)
+        #expect(try await answer(3, stalled: (true, false)) == 200)
+        #expect(try await answer(4) == 200)
 
         // Then the first two requests' lookups and writes fail at their deadlines, the third's
         // lookup opens the breaker, and from then on the store is not asked

@@ -36,7 +36,7 @@ struct URLParsingTests {
         configuration.allowedSourcePrefixes = ["http://a.test/"]
         configuration.allowSecurityOptions = true
         configuration.presets = "default=q:70,thumb=rs:fill:100:100/g:sm,tiny=w:16/f:png,square=c:1:1/ex:1:so"
-        let preflight = try RequestPreflight(configuration: configuration)
+        let preflight = try RequestPreflight(configuration: configuration, resolved: configuration.resolve())
         var counts: [Drawn: Int] = [:]
         var drawn = Set<String>()
         for _ in 0..<20_000 {

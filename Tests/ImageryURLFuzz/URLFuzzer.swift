@@ -27,7 +27,7 @@ enum URLFuzzer {
             configuration.onlyPresets = variant == 3
             configuration.allowedProcessingOptions = variant == 3 ? ["w", "pr"] : []
         }
-        return try! RequestPreflight(configuration: configuration)   // fixed, valid settings
+        return try! RequestPreflight(configuration: configuration, resolved: configuration.resolve())   // fixed, valid settings
     }
 
     static func check(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -52,11 +52,16 @@ package final class S3ObjectClient: Sendable {
     package let configuration: S3Configuration
     private let maximumObjectBytes: Int
     private let client: HTTPClient
+    /// What each call's deadline is measured on.
+    private let clock: any Clock<Duration>
 
-    /// A client of the store `configuration` names, reading objects up to `maximumObjectBytes`.
-    package init(configuration: S3Configuration, maximumObjectBytes: Int) {
+    /// A client of the store `configuration` names, reading objects up to `maximumObjectBytes`,
+    /// each call's deadline measured on `clock` (a test's manual clock passes it when the test
+    /// says; AsyncHTTPClient's own deadline, on real time, stays behind it).
+    package init(configuration: S3Configuration, maximumObjectBytes: Int, clock: any Clock<Duration> = ContinuousClock()) {
         self.configuration = configuration
         self.maximumObjectBytes = maximumObjectBytes
+        self.clock = clock
         var options = HTTPClient.Configuration(redirectConfiguration: .disallow)
         options.decompression = .disabled
         // A store that refuses connections fails the call at once, not at its deadline.
@@ -77,7 +82,7 @@ package final class S3ObjectClient: Sendable {
         var request = HTTPClientRequest(url: signed.url.absoluteString)
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
         let limit = maximumObjectBytes
-        return try await Self.within(deadline, client) { [request] client in
+        return try await within(deadline) { [request] client in
             let response = try await client.execute(request, deadline: .now() + TimeAmount(deadline))
             if response.status.code == 404 { return nil }
             guard response.status.code == 200 else { throw Failure.status(Int(response.status.code)) }
@@ -110,7 +115,7 @@ package final class S3ObjectClient: Sendable {
         request.method = .PUT
         for (name, value) in signed.headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(body)
-        try await Self.within(deadline, client) { [request] client in
+        try await within(deadline) { [request] client in
             let response = try await client.execute(request, deadline: .now() + TimeAmount(deadline))
             // The reply's body is a few bytes of XML at most; read so the connection is reused.
             _ = try? await response.body.collect(upTo: 64 << 10)
@@ -137,14 +142,15 @@ package final class S3ObjectClient: Sendable {
 
     /// Runs `call`, racing the deadline: AsyncHTTPClient's own deadline covers the head, and
     /// a store that stalls mid-body must not outlast it either.
-    private static func within<T: Sendable>(
-        _ deadline: Duration, _ client: HTTPClient, _ call: @escaping @Sendable (HTTPClient) async throws -> T
+    private func within<T: Sendable>(
+        _ deadline: Duration, _ call: @escaping @Sendable (HTTPClient) async throws -> T
     ) async throws(Failure) -> T {
+        let (client, clock) = (client, clock)
         do {
             return try await withThrowingTaskGroup(of: T.self) { group in
                 group.addTask { try await call(client) }
                 group.addTask {
-                    try await Task.sleep(for: deadline)
+                    try await clock.sleep(for: deadline)
                     throw Failure.timedOut
                 }
                 defer { group.cancelAll() }

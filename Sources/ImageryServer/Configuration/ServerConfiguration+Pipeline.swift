@@ -3,12 +3,11 @@ import ImageryCodecs
 import Logging
 
 extension ServerConfiguration {
-    /// The bytes the memory budget leaves for images once ``reservedMemory`` is set aside.
+    /// The bytes `memory` leaves for images once ``reservedMemory`` is set aside.
     ///
     /// - Throws: ``ServerSetupError`` naming `max-memory` when that is less than
     ///   ``MemoryBudget/minimumRoom``.
-    func imageRoom() throws(ServerSetupError) -> Int {
-        let memory = try resolvedSettings().memory
+    func imageRoom(in memory: MemoryBudget) throws(ServerSetupError) -> Int {
         let room = memory.room(reserved: reservedMemory)
         guard room >= MemoryBudget.minimumRoom else {
             let (sum, overflow) = reservedMemory.addingReportingOverflow(MemoryBudget.minimumRoom + (1 << 20) - 1)
@@ -22,7 +21,7 @@ extension ServerConfiguration {
     }
 
     /// The pipeline behind the server: its decodes and downloads bounded, its pixels held to
-    /// `room` (``imageRoom()``), its memory cache sized for a server whose answers are already
+    /// `room` (``imageRoom(in:)``), its memory cache sized for a server whose answers are already
     /// in the response cache.
     func pipeline(loader: any DataLoading, room: Int, logger: Logger) -> ImagePipeline.Configuration {
         var pipeline = ImagePipeline.Configuration.standard

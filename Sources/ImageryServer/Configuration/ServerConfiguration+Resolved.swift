@@ -2,8 +2,8 @@ import Imagery
 import ImageryImgproxy
 
 /// What the settings say once parsed and checked into typed values: made once at start, by
-/// ``ServerConfiguration/resolve()``, and read by every part of the server, so that no setting
-/// is parsed twice and no file is read twice.
+/// ``ServerConfiguration/resolve()``, and handed to every part of the server that reads them,
+/// so that no setting is parsed twice and no file is read twice.
 package struct ResolvedSettings: Sendable {
     /// `nil` without a key: signatures are not checked.
     let signer: ImgproxySigner?
@@ -28,13 +28,19 @@ package struct ResolvedSettings: Sendable {
 }
 
 extension ServerConfiguration {
-    /// Parses and checks every setting that needs more than its own value into
-    /// ``resolved``: the signer, the presets (a presets file is read here, once), the option
-    /// rules and the format qualities. Images the settings name (the watermark) are read by
+    /// Parses and checks every setting that needs more than its own value: the signer, the
+    /// presets (a presets file is read here), the option rules and the format qualities. A
+    /// server resolves once, at start (``ServerSettings/load(arguments:environment:)``), and
+    /// hands the result to what reads it. Images the settings name (the watermark) are read by
     /// ``loadImages()``.
     ///
+    /// ```swift
+    /// let resolved = try configuration.resolve()
+    /// let server = try ServerApplication(configuration: configuration, resolved: resolved)
+    /// ```
+    ///
     /// - Throws: ``ServerSetupError`` naming the setting.
-    package mutating func resolve() throws(ServerSetupError) {
+    package func resolve() throws(ServerSetupError) -> ResolvedSettings {
         let entries = try presetEntries(presets, path: presetsPath, failure: ServerSetupError.presetsPath)
         var rules: ImgproxyOptionRules
         do throws(ImgproxyError) {
@@ -60,7 +66,7 @@ extension ServerConfiguration {
         infoRules.base64SourcesIncludeFilename = sourceURLs.base64URLIncludesFilename
         let presetsText = entries.joined(separator: "\n")
         let memory = MemoryBudget.onThisMachine(setting: maximumMemory)
-        resolved = ResolvedSettings(
+        return ResolvedSettings(
             signer: try makeSigner(), rules: rules, infoRules: infoRules, formatQualities: try parseFormatQualities(), autoQuality: try autoQualityDefaults(), presetsText: presetsText,
             infoPresetsText: infoEntries.joined(separator: "\n"), sourceRewrite: try sourceRewrite(), sourceCipher: try sourceCipher(),
             memory: memory
@@ -84,15 +90,5 @@ extension ServerConfiguration {
     /// (``processMemory``) and the memory tiers at their full size.
     var reservedMemory: Int {
         [processMemory, responseCacheBytes, imageCacheBytes].reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 }
-    }
-
-    /// ``resolved``, resolving a copy when this configuration was made in code and handed
-    /// straight to ``RequestPreflight`` (a test's, the URL fuzzer's); a server resolves its own
-    /// before anything reads it (``ServerApplication``).
-    func resolvedSettings() throws(ServerSetupError) -> ResolvedSettings {
-        if let resolved { return resolved }
-        var copy = self
-        try copy.resolve()
-        return copy.resolved!
     }
 }

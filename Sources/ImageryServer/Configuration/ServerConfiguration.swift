@@ -107,9 +107,9 @@ package struct ServerConfiguration: Sendable {
         get { sources.resolver }
         set { sources.resolver = newValue }
     }
-    /// The clock `requestTimeout` is measured on. Not a setting: a test injects a manual clock,
-    /// so that the limit passes only once the request is where the test wants it, however
-    /// loaded the machine. Default: `ContinuousClock`.
+    /// The clock `requestTimeout` and result storage's deadlines are measured on. Not a
+    /// setting: a test injects a manual clock, so that a limit passes only once the request is
+    /// where the test wants it, however loaded the machine. Default: `ContinuousClock`.
     package var deadlineClock: any Clock<Duration> = ContinuousClock()
     /// The directory `local:///path` sources are read from. Default: none (off).
     package var localRoot: String? {
@@ -346,8 +346,6 @@ package struct ServerConfiguration: Sendable {
     package var watermarkOpacity = 1.0
     /// The watermark image, once read from one of the three sources (see `loadImages()`).
     package var watermark: ImgproxyPlan.Watermark?
-    /// Every setting parsed and checked once (see ``resolve()``); `nil` until then.
-    package internal(set) var resolved: ResolvedSettings?
 
     // MARK: Caches
 

@@ -59,7 +59,7 @@ package struct ServerSetting: Sendable {
     let show: @Sendable (ServerConfiguration) -> String
     /// What the settings digest takes of it, where that is more than what `--print-config`
     /// shows (a file's contents, not its path); `nil` for ``shown(in:)``.
-    private(set) var digested: (@Sendable (ServerConfiguration) -> String)?
+    private(set) var digested: (@Sendable (ServerConfiguration, ResolvedSettings) -> String)?
 
     /// This setting, declaring what its value changes.
     func changing(_ effect: Effect) -> ServerSetting {
@@ -69,16 +69,16 @@ package struct ServerSetting: Sendable {
     }
 
     /// This setting, whose part of the settings digest is `value` rather than what it shows.
-    func digesting(_ value: @escaping @Sendable (ServerConfiguration) -> String) -> ServerSetting {
+    func digesting(_ value: @escaping @Sendable (ServerConfiguration, ResolvedSettings) -> String) -> ServerSetting {
         var setting = self
         setting.digested = value
         return setting
     }
 
     /// Its part of the settings digest: `nil` for a setting that changes nothing stored.
-    package func digest(of configuration: ServerConfiguration) -> String? {
+    package func digest(of configuration: ServerConfiguration, resolved: ResolvedSettings) -> String? {
         guard let effect, effect != .nothingStored else { return nil }
-        return digested?(configuration) ?? show(configuration)
+        return digested?(configuration, resolved) ?? show(configuration)
     }
 
     /// The flag.

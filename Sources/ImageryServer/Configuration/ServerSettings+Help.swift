@@ -34,11 +34,11 @@ extension ServerSettings {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// ``ResponseVariantKey/settings`` for a server with `configuration`: made of exactly the
-    /// settings whose rows say they change a response's bytes, its stored headers or which
-    /// source is read, and what this build writes.
-    package static func settingsDigest(of configuration: ServerConfiguration) -> String {
-        let parts = all.compactMap { setting in setting.digest(of: configuration).map { (setting.name, $0) } }
+    /// ``ResponseVariantKey/settings`` for a server with `configuration`, as `resolved`: made of
+    /// exactly the settings whose rows say they change a response's bytes, its stored headers or
+    /// which source is read, and what this build writes.
+    package static func settingsDigest(of configuration: ServerConfiguration, resolved: ResolvedSettings) -> String {
+        let parts = all.compactMap { setting in setting.digest(of: configuration, resolved: resolved).map { (setting.name, $0) } }
         return ResponseVariantKey.settingsDigest(parts + [("formats", ImageEncoder.supportedFormats.map(\.rawValue).sorted().joined(separator: ","))])
     }
 

@@ -4,7 +4,7 @@ extension ServerSettings {
     static let processing: [ServerSetting] = [
         .text("presets", "Presets, name=option/option, comma-separated; one named default applies to every URL.", \.presets, imgproxy: .same("PRESETS")).changing(.bytes),
         .text("presets-path", "A file of presets, one name=option/option per line (# starts a comment).", \.presetsPath, imgproxy: .same("PRESETS_PATH")).changing(.bytes)
-            .digesting { ($0.presetsPath ?? "none") + "\n" + ($0.resolved?.presetsText ?? "") },
+            .digesting { ($0.presetsPath ?? "none") + "\n" + $1.presetsText },
         .flag("only-presets", "URLs name presets only: /sig/thumb/plain/... (pr:thumb works too).", \.onlyPresets, imgproxy: .same("ONLY_PRESETS")).changing(.bytes),
         ServerSetting("presets-separator", .text, "What separates presets in --presets (a presets file has one a line).", imgproxy: .same("PRESETS_SEPARATOR"), show: { $0.presetsSeparator }) {
             configuration, value throws(SettingError.Reason) in
@@ -31,14 +31,14 @@ extension ServerSettings {
         }.changing(.bytes),
         .list("allowed-info-options", "The /info options URLs may use, by either name (default: all); presets may use any.", \.allowedInfoOptions, imgproxy: .same("ALLOWED_INFO_OPTIONS")).changing(.nothingStored),
         .text("info-presets", "Presets of /info options, name=option/option (imgproxy offers these in Pro).", \.infoPresets).changing(.bytes)
-            .digesting { $0.resolved?.infoPresetsText ?? $0.infoPresets ?? "none" },
+            .digesting { $1.infoPresetsText },
         .text("info-presets-path", "A file of /info presets, one name=option/option per line.", \.infoPresetsPath).changing(.bytes)
-            .digesting { ($0.infoPresetsPath ?? "none") + "\n" + ($0.resolved?.infoPresetsText ?? "") },
+            .digesting { ($0.infoPresetsPath ?? "none") + "\n" + $1.infoPresetsText },
         .list("allowed-processing-options", "The options URLs may use, by either name (default: all); presets may use any.", \.allowedProcessingOptions, imgproxy: .same("ALLOWED_PROCESSING_OPTIONS")).changing(.nothingStored),
         .flag("allow-security-options", "Let URLs lower the limits with max_src_resolution, max_src_file_size, max_animation_frames, max_animation_frame_resolution and max_result_dimension.", \.allowSecurityOptions, imgproxy: .same("ALLOW_SECURITY_OPTIONS")).changing(.nothingStored),
         .list("format-quality", "Qualities per output format, format=quality (jpeg=80,avif=60), over --quality.", \.formatQuality, imgproxy: .same("FORMAT_QUALITY")).changing(.bytes),
         .text("watermark-path", "The watermark image, a file read at start.", \.watermarkPath, imgproxy: .same("WATERMARK_PATH")).changing(.bytes)
-            .digesting { $0.watermark?.identity ?? $0.watermarkPath ?? "none" },
+            .digesting { configuration, _ in configuration.watermark?.identity ?? configuration.watermarkPath ?? "none" },
         .text("watermark-url", "The watermark image, fetched once at start through the source guard.", \.watermarkURL, imgproxy: .same("WATERMARK_URL")).changing(.bytes),
         .text("watermark-data", "The watermark image, base64.", \.watermarkData, imgproxy: .same("WATERMARK_DATA")).changing(.bytes),
         ServerSetting("watermark-opacity", .number, "The watermark's base opacity, 0 to 1, which each URL's opacity multiplies.", imgproxy: .same("WATERMARK_OPACITY"), show: { ServerSetting.number($0.watermarkOpacity) }) {

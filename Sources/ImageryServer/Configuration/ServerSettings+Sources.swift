@@ -52,6 +52,6 @@ extension ServerSettings {
             configuration.sourceURLQuerySeparator = separator
         }.changing(.source),
         .text("source-url-encryption-key", "The AES-CBC key of encrypted sources (/enc/…), hex: 16, 24 or 32 bytes (default: /enc/ URLs refused).", \.sourceURLs.encryptionKeyHex, secret: true, imgproxy: .same("SOURCE_URL_ENCRYPTION_KEY"), check: ServerConfiguration.encryptionKeyProblem)
-            .changing(.source).digesting { $0.encryptionKeyIdentity },
+            .changing(.source).digesting { configuration, _ in configuration.encryptionKeyIdentity },
     ]
 }

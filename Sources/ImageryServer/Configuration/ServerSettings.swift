@@ -43,6 +43,8 @@ package enum ServerSettings {
     /// The configuration, where each setting came from, and what to do with it.
     package struct Loaded: Sendable {
         package var configuration: ServerConfiguration
+        /// `configuration` resolved (``ServerConfiguration/resolve()``): what the server is made with.
+        package var resolved: ResolvedSettings
         /// Each setting's source by name; a setting at its default has none.
         package var origins: [String: String]
         package var action: Action
@@ -93,14 +95,15 @@ package enum ServerSettings {
         configuration = try reading.agreed()
         origins = reading.origins
         try await apply(from: flags, to: &configuration, origins: &origins)
+        let resolved: ResolvedSettings
         do throws(ServerSetupError) {
-            try configuration.resolve()
+            resolved = try configuration.resolve()
         } catch {
             throw SettingError(setting: "--" + error.setting, source: origins[error.setting] ?? "", reason: error.reason)
         }
         try check(configuration, origins: origins)
         return Loaded(
-            configuration: configuration, origins: origins, action: action,
+            configuration: configuration, resolved: resolved, origins: origins, action: action,
             warnings: reading.warnings + unknownVariables(in: environment)
         )
     }

@@ -36,9 +36,8 @@ package struct RequestPreflight: Sendable {
     }
 
     /// The checks a server with `configuration` makes (the URL fuzz target drives them too),
-    /// from its settings as resolved once.
-    package init(configuration: ServerConfiguration) throws(ServerSetupError) {
-        let resolved = try configuration.resolvedSettings()
+    /// from its settings as `resolved` (``ServerConfiguration/resolve()``).
+    package init(configuration: ServerConfiguration, resolved: ResolvedSettings) throws(ServerSetupError) {
         var watermark = configuration.watermark
         if watermark == nil { watermark = try configuration.localWatermark() }
         var defaults = ImgproxyPlan.Defaults(
