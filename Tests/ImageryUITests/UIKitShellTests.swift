@@ -12,6 +12,11 @@ import UIKit
 #else
 import UIKitStub
 #endif
+#if canImport(SwiftUI)
+import SwiftUI
+#else
+import SwiftUIStub
+#endif
 
 #if canImport(UIKit) || os(Linux)
 extension ImageViewContent {
@@ -77,6 +82,14 @@ struct UIKitShellTests {
         source.tableView(tableView, cancelPrefetchingForRowsAt: [IndexPath(row: 5, section: 0)])
         #expect(await loader.events.wait(for: "cancelled:item5"))
         source.prefetcher.stopAll()
+    }
+
+    @Test("UIKit's and SwiftUI's orientations are Imagery's, case for case: the one mapping both shells use")
+    func orientationsByName() {
+        for orientation in ImageOrientation.allCases {
+            let uiKit: UIImage.Orientation = orientation.named(), swiftUI: Image.Orientation = orientation.named()
+            #expect("\(uiKit)" == "\(orientation)" && "\(swiftUI)" == "\(orientation)")
+        }
     }
 }
 #endif

@@ -15,24 +15,11 @@ extension Bitmap {
     /// imageView.image = try await pipeline.response(for: request).image.makeUIImage(scale: traitCollection.displayScale)
     /// ```
     public func makeUIImage(scale: CGFloat = 1) -> UIImage? {
-        makeCGImage().map { UIImage(cgImage: $0, scale: scale, orientation: UIImage.Orientation(orientation)) }
+        makeCGImage().map { UIImage(cgImage: $0, scale: scale, orientation: orientation.named()) }
     }
 }
 
-extension UIImage.Orientation {
-    init(_ orientation: ImageOrientation) {
-        switch orientation {
-        case .up: self = .up
-        case .upMirrored: self = .upMirrored
-        case .down: self = .down
-        case .downMirrored: self = .downMirrored
-        case .left: self = .left
-        case .leftMirrored: self = .leftMirrored
-        case .right: self = .right
-        case .rightMirrored: self = .rightMirrored
-        }
-    }
-}
+extension UIImage.Orientation: EXIFOrientationNaming {}
 #elseif canImport(AppKit)
 import AppKit
 import Imagery

@@ -67,22 +67,9 @@ public enum AsyncPhotoPhase {
     /// `bitmap` as an `Image` at `scale` pixels a point, without a copy; `nil` when Core
     /// Graphics refuses its layout.
     private static func image(_ bitmap: Bitmap, scale: CGFloat) -> Image? {
-        bitmap.makeCGImage().map { Image(decorative: $0, scale: scale, orientation: Image.Orientation(bitmap.orientation)) }
+        bitmap.makeCGImage().map { Image(decorative: $0, scale: scale, orientation: bitmap.orientation.named()) }
     }
 }
 
-extension Image.Orientation {
-    /// SwiftUI names the EXIF orientations as Imagery does.
-    init(_ orientation: ImageOrientation) {
-        switch orientation {
-        case .up: self = .up
-        case .upMirrored: self = .upMirrored
-        case .down: self = .down
-        case .downMirrored: self = .downMirrored
-        case .left: self = .left
-        case .leftMirrored: self = .leftMirrored
-        case .right: self = .right
-        case .rightMirrored: self = .rightMirrored
-        }
-    }
-}
+/// SwiftUI names the EXIF orientations as Imagery does.
+extension Image.Orientation: EXIFOrientationNaming {}
