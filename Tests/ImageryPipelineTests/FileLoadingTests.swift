@@ -82,4 +82,22 @@ struct FileLoadingTests {
         gate.open()
         for task in slow { _ = try await task.response }
     }
+
+    @Test("Bytes a caller holds already (a server's fetched source) decode at once while downloads hold every slot and more wait")
+    func bytesAtHandTakeNoDownloadSlot() async throws {
+        let loader = ControlledLoader()
+        let pipeline = Fixtures.pipeline(loader: loader)
+        let slots = pipeline.configuration.maximumConcurrentDownloads
+        let held = (0...slots).map { pipeline.imageTask(with: ImageRequest(source: .custom(id: "held-\($0)") { [] })) }
+        await pipeline.graph.waitUntil { $0.downloads.running == slots && $0.waitingDownloads == 1 }
+
+        // The loader is asked for them too (it holds every source it is not told to release).
+        loader.release("at-hand")
+        let image = try await pipeline.response(for: ImageRequest(source: .bytes(id: "at-hand", Fixtures.rocket)))
+        #expect(image.image.width == 640)
+        #expect(loader.startOrder.filter { $0.hasPrefix("held-") }.count == slots, "a held download's slot went to another")
+
+        loader.releaseAll()
+        for task in held { _ = try await task.response }
+    }
 }

@@ -34,6 +34,8 @@ public struct ImageSource: Sendable, CustomStringConvertible {
     let credentialSuffix: String
     /// `identity.hashValue`, computed once (see ``ImageCacheKey``).
     let identityHash: Int
+    /// Whether the bytes are already in memory (``bytes(id:_:)``).
+    private(set) var isAtHand = false
 
     /// An `http(s)` or `file` URL, with optional request headers.
     ///
@@ -67,6 +69,19 @@ public struct ImageSource: Sendable, CustomStringConvertible {
         custom(id: id) { [UInt8](try await load()) }
     }
 
+    /// A ``custom(id:_:)`` source of bytes the caller already holds (a server decoding a source
+    /// it fetched first): read without a download slot, so a caller holding them never waits
+    /// behind downloads that have yet to start.
+    ///
+    /// ```swift
+    /// let draft = ImageRequest(source: .bytes(id: "info:" + source.identity, fetched))
+    /// ```
+    package static func bytes(id: String, _ bytes: [UInt8]) -> ImageSource {
+        var source = custom(id: id) { bytes }
+        source.isAtHand = true
+        return source
+    }
+
     private init(kind: Kind, base: String, headers: [String: String]) {
         self.kind = kind
         self.credentialSuffix = Self.credentialSuffix(headers)
@@ -74,10 +89,11 @@ public struct ImageSource: Sendable, CustomStringConvertible {
         self.identityHash = identity.hashValue
     }
 
-    /// Whether the bytes come from the local file system (a path or a `file:` URL), which the
-    /// pipeline reads without taking a download slot.
-    var isLocalFile: Bool {
-        switch kind {
+    /// Whether the pipeline reads the bytes without taking a download slot: they are in memory
+    /// already (``bytes(id:_:)``), or on the local file system (a path or a `file:` URL).
+    var isLocal: Bool {
+        if isAtHand { return true }
+        return switch kind {
         case .file: true
         case let .url(url, _): url.isFileURL
         case .custom: false

@@ -40,8 +40,7 @@ package struct FallbackImage: Sendable {
     /// The pipeline source of the fallback: the pipeline caches its decodes by this name, never
     /// by the failed source's.
     var source: ImageSource {
-        let bytes = self.bytes
-        return .custom(id: "fallback:" + identity) { bytes }
+        .bytes(id: "fallback:" + identity, bytes)
     }
 }
 

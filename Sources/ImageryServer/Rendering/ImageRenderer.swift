@@ -64,7 +64,7 @@ struct ImageRenderer: Sendable {
             if format == .svg, svg.passesThrough(requested: plan.format, best: plan.bestFormat) {
                 return try await svgAnswer(bytes, of: request, source: source)
             }
-            request.source = .custom(id: "bytes:" + request.source.identity) { bytes }
+            request.source = .bytes(id: "bytes:" + request.source.identity, bytes)
             return try await render(plan, request: request, accepted: accepted, source: source)
         }
         return try await render(plan, request: request, accepted: accepted, source: nil)

@@ -61,9 +61,8 @@ struct InfoEndpoint: Sendable {
         if ImageInfo.needsDraft(options, format: format) {
             // From the bytes already here, not a second download; still through the pipeline,
             // for its decoding budget, its coalescing and its memory cache.
-            let loaded = bytes
-            let draftSource = ImageSource.custom(id: "info:" + source.identity) { () async throws -> [UInt8] in loaded }
-            var request = ImageRequest(source: draftSource, resize: .fit(width: Self.draftSide, height: Self.draftSide))
+            let side = Self.draftSide
+            var request = ImageRequest(source: .bytes(id: "info:" + source.identity, bytes), resize: .fit(width: side, height: side))
             request.maximumPixelCount = preflight.defaults.maximumPixelCount
             do {
                 draft = try await pipeline.response(for: request).image

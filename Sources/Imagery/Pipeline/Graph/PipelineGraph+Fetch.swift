@@ -21,9 +21,10 @@ extension PipelineGraph {
                 removeJob?()
                 if fetchJobs[key] == nil { fanouts[key] = nil }
             }
-            if source.isLocalFile {
+            if source.isLocal {
                 // A local read takes microseconds to milliseconds: it never waits for a
-                // download slot, so slow network sources cannot starve it.
+                // download slot, so slow network sources cannot starve it, nor a caller that
+                // holds its bytes already wait behind downloads yet to start.
                 runFetch(job, key: key, source: source)
             } else {
                 job.enqueue(on: downloads) { [unowned self] in runFetch(job, key: key, source: source) }
