@@ -3,7 +3,8 @@
 prober asks /health and /metrics as an orchestrator would. Reports how fast the checks are
 answered, the server's peak memory, and how the load was shed.
 
-Usage: Benchmarks/scripts/bench_overload.py [--baseline PATH] [--seconds 30] [--rounds 3] [--output bench-out]
+Usage: Benchmarks/scripts/bench_overload.py [--binary PATH] [--baseline PATH] [--seconds 30] [--rounds 3]
+       [--server-arg=--max-memory --server-arg=384MiB] [--output bench-out]
        (build first: swift build -c release --product imagery-server; needs wrk and nginx)
 
 The sources are the two large photos of Benchmarks/Corpus (12 and 11 MP), served by a loopback
@@ -71,9 +72,9 @@ def probe(url, stop, results):
         stop.wait(0.25)
 
 
-def run(name, binary, origin_port, script, seconds):
+def run(name, binary, origin_port, script, seconds, extra=()):
     port = free_port()
-    server = subprocess.Popen([str(binary), "--host", "127.0.0.1", "--port", str(port), "--allow-loopback-sources"],
+    server = subprocess.Popen([str(binary), "--host", "127.0.0.1", "--port", str(port), "--allow-loopback-sources", *extra],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}"
@@ -117,7 +118,9 @@ def run(name, binary, origin_port, script, seconds):
 
 def main():
     parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "imagery-server"))
     parser.add_argument("--baseline", help="another imagery-server binary to measure beside this one")
+    parser.add_argument("--server-arg", action="append", default=[], help="an extra argument for every server (repeatable)")
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--output", default=str(ROOT / "bench-out"))
@@ -125,7 +128,7 @@ def main():
     for tool in ("wrk", "nginx"):
         if not shutil.which(tool) and not Path(f"/usr/sbin/{tool}").exists():
             raise SystemExit(f"skipped: {tool} is not installed")
-    binary = ROOT / ".build" / "release" / "imagery-server"
+    binary = Path(args.binary)
     if not binary.exists():
         raise SystemExit("build first: swift build -c release --product imagery-server")
 
@@ -160,7 +163,7 @@ def main():
             # Each server goes first in every other round, so neither always meets the machine
             # as the run before it left it.
             for name, path in (targets if round_index % 2 == 0 else targets[::-1]):
-                row = run(name, path, origin_port, script, args.seconds)
+                row = run(name, path, origin_port, script, args.seconds, args.server_arg)
                 runs[name].append(row)
                 print(f"round {round_index + 1}: " + json.dumps(row), flush=True)
         for name, _ in targets:
