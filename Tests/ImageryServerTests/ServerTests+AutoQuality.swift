@@ -145,4 +145,30 @@ extension ServerTests {
         let exact = try ServerHarness.image(try await server.get(Self.plain(origin, "/drawing.png", options: "w:400/f:png")))
         #expect(StructuralSimilarity.Reference(exact).dssim(try ServerHarness.image(best)) == 0, "\(best.header("Content-Type") ?? "")")
     }
+
+    @Test("Measuring DSSIM that could never have room under the budget is skipped, as past autoquality's resolution limit: the image goes out at its fixed quality, in negotiation's format")
+    func measuringPastTheCeiling() async throws {
+        let origin = try Self.origin()
+        defer { origin.stop() }
+        // 64 MiB for images: no piece of work may take more than about 15 MP's worth. A 1.3 MP
+        // JPEG's encoder fits that many times over; measuring its DSSIM (a float reference, and
+        // each candidate decoded and filtered) does not.
+        let server = try await ServerHarness.start {
+            $0.allowLoopbackSources = true
+            $0.enableDebugHeaders = true
+            $0.maximumMemory = 64 << 20
+            ($0.processMemory, $0.responseCacheBytes, $0.imageCacheBytes) = (0, 0, 0)
+        }
+        defer { server.cancel() }
+        let enlarged = "rs:fit:1400:1400:1"
+
+        for options in ["\(enlarged)/aq:dssim:0.05:10:40", "\(enlarged)/f:best"] {
+            let reply = try await server.get(Self.plain(origin, "/rocket.jpg", options: options))
+            // A search would have chosen a quality in 10...40, and f:best maybe another format.
+            #expect(reply.status == 200 && reply.header("x-imagery-quality") == "80", "\(options): \(reply.status) \(reply.text.prefix(200))")
+            #expect(reply.header("x-result-width") == "1400")
+            let fixed = try await server.get(Self.plain(origin, "/rocket.jpg", options: "\(enlarged)/q:80"))
+            #expect(reply.body == fixed.body && reply.header("content-type") == fixed.header("content-type"), "\(options)")
+        }
+    }
 }

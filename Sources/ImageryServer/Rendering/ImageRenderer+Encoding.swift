@@ -10,6 +10,11 @@ extension ImageRenderer {
     struct Candidate: Sendable {
         let encoder: ImageEncoder
         let target: QualityTarget?
+
+        /// Whether its quality search measures DSSIM (`aq:dssim`).
+        var measuresDSSIM: Bool {
+            if case .dssim? = target?.goal { true } else { false }
+        }
     }
 
     /// What was answered: the body, its format, its quality (`nil` for a format without one),
@@ -21,13 +26,11 @@ extension ImageRenderer {
         let encodes: Int
     }
 
-    /// Waits, at the request's priority, for the room the encoders of `formats` work in beside
-    /// an image of `pixels` (``ImageEncoder/workingBytesPerPixel(for:)``), charged to the
-    /// pipeline's budget until released: encodes wait for memory as decodes do, at most
-    /// `--concurrency` at once.
-    func encodingRoom(for pixels: Int, as formats: [ImageFormat], plan: ImgproxyPlan) async throws(ServerError) -> PixelHold? {
-        let perPixel = formats.reduce(0) { $0 + ImageEncoder.workingBytesPerPixel(for: $1) }
-        let (bytes, overflow) = pixels.multipliedReportingOverflow(by: perPixel)
+    /// Waits, at the request's priority, for `bytesPerPixel` beside an image of `pixels`
+    /// (``workingBytesPerPixel(_:convertingProfile:)``), charged to the pipeline's budget until
+    /// released: encodes wait for memory as decodes do, at most `--concurrency` at once.
+    func encodingRoom(for pixels: Int, bytesPerPixel: Int, plan: ImgproxyPlan) async throws(ServerError) -> PixelHold? {
+        let (bytes, overflow) = pixels.multipliedReportingOverflow(by: bytesPerPixel)
         do {
             return try await pipeline.encodingCharge(
                 pixels: overflow ? .max / 4 : (bytes + 3) / 4, priority: plan.request.priority, source: plan.request.source.description
@@ -35,6 +38,28 @@ extension ImageRenderer {
         } catch {
             throw ServerError(error)
         }
+    }
+
+    /// Whether `bytesPerPixel` beside an image of `pixels` is more than any one piece of work
+    /// may take (the pipeline's ceiling), so that waiting for it could never end.
+    func exceedsCeiling(pixels: Int, bytesPerPixel: Int) -> Bool {
+        guard let ceiling = pipeline.configuration.decodingPixelCeiling else { return false }
+        let (bytes, overflow) = pixels.multipliedReportingOverflow(by: bytesPerPixel)
+        return overflow || (bytes + 3) / 4 > ceiling
+    }
+
+    /// What encoding a still as `candidates` holds a pixel beside the image: every candidate's
+    /// encoder (``ImageEncoder/workingBytesPerPixel(for:)``: `format:best`'s are encoded side by
+    /// side, so their rooms add up), the sRGB copy when the profile is converted, and measuring
+    /// DSSIM, where autoquality's search or `format:best`'s comparison measures it. A measure
+    /// holds the reference's luma with its filtered mean and mean square (12 bytes), and, for
+    /// each search measuring at once (the comparisons come after, one at a time), a candidate's
+    /// decode, its luma, their products, three filtered planes and a filter's scratch (36).
+    static func workingBytesPerPixel(_ candidates: [Candidate], convertingProfile: Bool) -> Int {
+        let encoders = candidates.reduce(0) { $0 + ImageEncoder.workingBytesPerPixel(for: $1.encoder.format) }
+        let searches = candidates.filter(\.measuresDSSIM).count
+        let measures = searches > 0 || candidates.count > 1 ? 12 + 36 * max(1, searches) : 0
+        return encoders + (convertingProfile ? 4 : 0) + measures
     }
 
     /// Where an image has fewer distinct colours than this share of its pixels (drawings, logos,
@@ -73,9 +98,12 @@ extension ImageRenderer {
     ///
     /// Everything runs on the heavy-work threads; `format:best`'s candidates are encoded there
     /// side by side, each with its own quality search.
-    static func encode(_ image: Bitmap, as candidates: [Candidate], fittingIn limit: Int) async throws(ImageError) -> Encoded {
+    ///
+    /// With `convertingProfile`, the image's colours are converted to sRGB first
+    /// (``convertedToSRGB(_:)``), there too.
+    static func encode(_ image: Bitmap, convertingProfile: Bool, as candidates: [Candidate], fittingIn limit: Int) async throws(ImageError) -> Encoded {
         try await ImagePipeline.runHeavyWork { () async throws(ImageError) -> Encoded in
-            try await encodeOnHeavyWork(image, as: candidates, fittingIn: limit)
+            try await encodeOnHeavyWork(convertingProfile ? convertedToSRGB(image) : image, as: candidates, fittingIn: limit)
         }
     }
 
@@ -115,7 +143,7 @@ extension ImageRenderer {
         }
         // The image's SSIM reference, filtered once for every candidate's search and for the
         // comparison below, where either needs it.
-        let searchesDSSIM = tried.contains { if case .dssim? = $0.target?.goal { true } else { false } }
+        let searchesDSSIM = tried.contains(where: \.measuresDSSIM)
         var reference = searchesDSSIM ? StructuralSimilarity.Reference(image, background: first.encoder.background) : nil
         var results: [(chosen: ChosenQuality, encoder: ImageEncoder)] = []
         for (chosen, candidate) in zip(try await encodedSideBySide(image, tried, reference: reference), tried) {

@@ -24,11 +24,16 @@ extension ImageRenderer {
         return kept.isEmpty ? nil : kept
     }
 
-    /// `image` as it goes to `formats`: a kept profile's colours converted to sRGB after all
-    /// when one of them cannot carry the profile, which would otherwise be lost with the
-    /// colours still its own.
-    static func convertedIfProfileIsLost(_ image: Bitmap, to formats: [ImageFormat]) -> Bitmap {
-        guard let icc = image.metadata.embedded?.iccProfile, !formats.allSatisfy(EmbeddedMetadata.writableFormats.contains) else { return image }
+    /// Whether `image` loses its kept colour profile as `formats`: one of them cannot carry it,
+    /// so its colours are converted to sRGB (``convertedToSRGB(_:)``) rather than sent still
+    /// the profile's own.
+    static func losesProfile(_ image: Bitmap, to formats: [ImageFormat]) -> Bool {
+        image.metadata.embedded?.iccProfile != nil && !formats.allSatisfy(EmbeddedMetadata.writableFormats.contains)
+    }
+
+    /// `image` with its profile's colours converted to sRGB, and the profile dropped.
+    static func convertedToSRGB(_ image: Bitmap) -> Bitmap {
+        guard let icc = image.metadata.embedded?.iccProfile else { return image }
         var converted = image
         ImageDecoder.convertColor(&converted, iccProfile: icc, enabled: true)
         converted.metadata.embedded?.iccProfile = nil

@@ -116,7 +116,7 @@ struct ImageRenderer: Sendable {
         let pixels = response.image.width * response.image.height
         if let stream = response.animationStream, ImageEncoder.animatedFormats.contains(format) {
             // Frames are encoded one at a time, each the poster's size.
-            let room = try await encodingRoom(for: pixels, as: [format], plan: plan)
+            let room = try await encodingRoom(for: pixels, bytesPerPixel: ImageEncoder.workingBytesPerPixel(for: format), plan: plan)
             defer { room?.release() }
             let size: PixelSize?
             (bytes, size) = try await encode(stream, with: try encoder(format, for: plan))
@@ -128,25 +128,34 @@ struct ImageRenderer: Sendable {
             if plan.bestFormat, plan.format == nil {
                 formats += negotiation.bestCandidates(accepted: accepted, hasTransparency: response.image.hasTransparency).filter { $0 != format }
             }
-            let image = Self.convertedIfProfileIsLost(response.image, to: formats)
-            let embedded = Self.embedded(for: image, as: plan.metadata, upright: !plan.request.ignoresEXIFOrientation)
+            let converts = Self.losesProfile(response.image, to: formats)
+            var described = response.image   // its metadata as sent: the profile goes with the conversion
+            if converts { described.metadata.embedded?.iccProfile = nil }
+            let embedded = Self.embedded(for: described, as: plan.metadata, upright: !plan.request.ignoresEXIFOrientation)
             var candidates: [Candidate] = []
             for candidate in formats {
                 var encoder = try encoder(candidate, for: plan)
                 encoder.embeddedMetadata = embedded
                 candidates.append(Candidate(encoder: encoder, target: plan.qualityTarget(for: candidate, pixels: pixels)))
             }
-            // format:best's candidates are encoded side by side: their rooms add up.
-            let room = try await encodingRoom(for: pixels, as: candidates.map(\.encoder.format), plan: plan)
+            var perPixel = Self.workingBytesPerPixel(candidates, convertingProfile: converts)
+            if candidates.count > 1 || candidates[0].measuresDSSIM, exceedsCeiling(pixels: pixels, bytesPerPixel: perPixel) {
+                // Measuring DSSIM on an image this large could never have room: it is skipped, as
+                // past autoquality's resolution limit, and negotiation's format goes out at its
+                // fixed quality, rather than the request being refused.
+                candidates = [Candidate(encoder: candidates[0].encoder, target: candidates[0].measuresDSSIM ? nil : candidates[0].target)]
+                perPixel = Self.workingBytesPerPixel(candidates, convertingProfile: converts)
+            }
+            let room = try await encodingRoom(for: pixels, bytesPerPixel: perPixel, plan: plan)
             defer { room?.release() }
             let encoded: Encoded
             do {
-                encoded = try await Self.encode(image, as: candidates, fittingIn: limit)
+                encoded = try await Self.encode(response.image, convertingProfile: converts, as: candidates, fittingIn: limit)
             } catch {
                 throw encodingFailed(format, error)
             }
             (bytes, answered) = (encoded.bytes, encoded.format)
-            (facts.resultWidth, facts.resultHeight, facts.quality) = (image.width, image.height, encoded.quality)
+            (facts.resultWidth, facts.resultHeight, facts.quality) = (response.image.width, response.image.height, encoded.quality)
             encodes?(encoded.encodes)
             span.attributes["imagery.encodes"] = encoded.encodes
         }
