@@ -30,10 +30,10 @@ extension ImageRenderer {
     /// (``workingBytesPerPixel(_:convertingProfile:)``), charged to the pipeline's budget until
     /// released: encodes wait for memory as decodes do, at most `--concurrency` at once.
     func encodingRoom(for pixels: Int, bytesPerPixel: Int, plan: ImgproxyPlan) async throws(ServerError) -> PixelHold? {
-        let (bytes, overflow) = pixels.multipliedReportingOverflow(by: bytesPerPixel)
         do {
             return try await pipeline.encodingCharge(
-                pixels: overflow ? .max / 4 : (bytes + 3) / 4, priority: plan.request.priority, source: plan.request.source.description
+                pixels: Self.charge(for: pixels, bytesPerPixel: bytesPerPixel), priority: plan.request.priority,
+                source: plan.request.source.description
             )
         } catch {
             throw ServerError(error)
@@ -44,8 +44,20 @@ extension ImageRenderer {
     /// may take (the pipeline's ceiling), so that waiting for it could never end.
     func exceedsCeiling(pixels: Int, bytesPerPixel: Int) -> Bool {
         guard let ceiling = pipeline.configuration.decodingPixelCeiling else { return false }
+        return Self.charge(for: pixels, bytesPerPixel: bytesPerPixel) > ceiling
+    }
+
+    /// `bytesPerPixel` beside an image of `pixels`, in the budget's pixels of 4 bytes, rounded
+    /// up; past `Int`, more than any budget.
+    static func charge(for pixels: Int, bytesPerPixel: Int) -> Int {
         let (bytes, overflow) = pixels.multipliedReportingOverflow(by: bytesPerPixel)
-        return overflow || (bytes + 3) / 4 > ceiling
+        return overflow ? .max / 4 : (bytes + 3) / 4
+    }
+
+    /// Whether encoding as `candidates` measures DSSIM: autoquality's search does, and
+    /// `format:best`'s comparison of more than one candidate.
+    static func measuresDSSIM(_ candidates: [Candidate]) -> Bool {
+        candidates.count > 1 || candidates.contains(where: \.measuresDSSIM)
     }
 
     /// What encoding a still as `candidates` holds a pixel beside the image: every candidate's
@@ -58,7 +70,7 @@ extension ImageRenderer {
     static func workingBytesPerPixel(_ candidates: [Candidate], convertingProfile: Bool) -> Int {
         let encoders = candidates.reduce(0) { $0 + ImageEncoder.workingBytesPerPixel(for: $1.encoder.format) }
         let searches = candidates.filter(\.measuresDSSIM).count
-        let measures = searches > 0 || candidates.count > 1 ? 12 + 36 * max(1, searches) : 0
+        let measures = measuresDSSIM(candidates) ? 12 + 36 * max(1, searches) : 0
         return encoders + (convertingProfile ? 4 : 0) + measures
     }
 

@@ -139,7 +139,7 @@ struct ImageRenderer: Sendable {
                 candidates.append(Candidate(encoder: encoder, target: plan.qualityTarget(for: candidate, pixels: pixels)))
             }
             var perPixel = Self.workingBytesPerPixel(candidates, convertingProfile: converts)
-            if candidates.count > 1 || candidates[0].measuresDSSIM, exceedsCeiling(pixels: pixels, bytesPerPixel: perPixel) {
+            if Self.measuresDSSIM(candidates), exceedsCeiling(pixels: pixels, bytesPerPixel: perPixel) {
                 // Measuring DSSIM on an image this large could never have room: it is skipped, as
                 // past autoquality's resolution limit, and negotiation's format goes out at its
                 // fixed quality, rather than the request being refused.
